@@ -1,0 +1,135 @@
+import Foundation
+import JobEngine
+import Synchronization
+import TaskContract
+
+/// A ``JobStore`` in memory, for fast engine tests. Behaves like the SQLite store within one
+/// process; it is not durable and not shared between processes.
+public final class InMemoryJobStore: JobStore {
+    private struct Contents {
+        var jobs: [JobID: JobRecord] = [:]
+        var chunks: [JobID: [ChunkRecord]] = [:]
+        var journal: [JournalEntry] = []
+        var cancels: Set<JobID> = []
+        var costs: [String: [Stage: Double]] = [:]
+        var sequence: Int64 = 0
+        /// Checkpoints to accept before failing, when set.
+        var checkpointsBeforeFailure: Int?
+    }
+
+    private let contents = Mutex(Contents())
+
+    public init() {}
+
+    /// Makes the `n`-th checkpoint from now (0 = the next) throw, as a full disk would.
+    public func failCheckpoint(after n: Int) {
+        contents.withLock { $0.checkpointsBeforeFailure = n }
+    }
+
+    public func insert(_ job: JobRecord, chunks: [PlannedChunk]) throws -> JobRecord {
+        contents.withLock { contents in
+            var job = job
+            contents.sequence += 1
+            job.queueSequence = contents.sequence
+            contents.jobs[job.id] = job
+            contents.chunks[job.id] = chunks.enumerated().map { ChunkRecord(index: $0.offset, plan: $0.element) }
+            contents.journal.append(JournalEntry(jobID: job.id, event: .submitted))
+            return job
+        }
+    }
+
+    public func job(_ id: JobID) throws -> JobRecord? {
+        contents.withLock { $0.jobs[id] }
+    }
+
+    public func jobs() throws -> [JobRecord] {
+        contents.withLock { $0.jobs.values.sorted { $0.queueSequence < $1.queueSequence } }
+    }
+
+    public func unfinishedJob(workKey: String) throws -> JobRecord? {
+        contents.withLock { contents in
+            contents.jobs.values.first { $0.workKey == workKey && !$0.state.isFinished }
+        }
+    }
+
+    public func chunks(of id: JobID) throws -> [ChunkRecord] {
+        contents.withLock { $0.chunks[id] ?? [] }
+    }
+
+    public func checkpoint(_ checkpoint: Checkpoint) throws {
+        try contents.withLock { contents in
+            if let left = contents.checkpointsBeforeFailure {
+                guard left > 0 else {
+                    contents.checkpointsBeforeFailure = nil
+                    throw FileSystemError("write", path: "memory", code: ENOSPC)
+                }
+                contents.checkpointsBeforeFailure = left - 1
+            }
+            let id = checkpoint.jobID
+            let first = !(contents.chunks[id] ?? []).contains { $0.isDone }
+            contents.chunks[id]?[checkpoint.chunkIndex].isDone = true
+            contents.chunks[id]?[checkpoint.chunkIndex].costSeconds = checkpoint.costSeconds
+            contents.chunks[id]?[checkpoint.chunkIndex].executor = checkpoint.executor
+            contents.jobs[id]?.progress = checkpoint.progress
+            contents.jobs[id]?.updatedAt = Date()
+            contents.costs[checkpoint.kind, default: [:]][checkpoint.stage] =
+                checkpoint.progress.costs.estimate(for: checkpoint.stage)
+            if first { contents.journal.append(JournalEntry(jobID: id, event: .progressFirst)) }
+            contents.journal.append(JournalEntry(jobID: id, event: .checkpoint, detail: ["chunk": String(checkpoint.chunkIndex)]))
+        }
+    }
+
+    public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
+        contents.withLock { contents in
+            guard var job = contents.jobs[id] else { return }
+            if change.state == .queued, job.state != .queued {
+                contents.sequence += 1
+                job.queueSequence = contents.sequence
+            }
+            job.state = change.state
+            job.failure = change.failure
+            job.rejection = change.rejection
+            job.message = change.message
+            if let progress = change.progress { job.progress = progress }
+            if let pid = change.ownerPID { job.ownerPID = pid }
+            job.updatedAt = Date()
+            contents.jobs[id] = job
+            if change.clearsCancel { contents.cancels.remove(id) }
+            if change.state == .completed, let progress = change.progress {
+                contents.costs[job.kind, default: [:]].merge(progress.costs.estimates) { _, new in new }
+            }
+            if let event { contents.journal.append(event) }
+        }
+    }
+
+    public func heartbeat(_ id: JobID, at date: Date) throws {
+        contents.withLock { $0.jobs[id]?.heartbeatAt = date }
+    }
+
+    public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
+        contents.withLock { contents in
+            contents.chunks[id] = contents.chunks[id]?.map { ChunkRecord(index: $0.index, plan: $0.plan) }
+            contents.jobs[id]?.progress = progress
+        }
+    }
+
+    public func requestCancel(_ id: JobID) throws {
+        _ = contents.withLock { $0.cancels.insert(id) }
+    }
+
+    public func isCancelRequested(_ id: JobID) throws -> Bool {
+        contents.withLock { $0.cancels.contains(id) }
+    }
+
+    public func costHistory(kind: String) throws -> [Stage: Double] {
+        contents.withLock { $0.costs[kind] ?? [:] }
+    }
+
+    public func journal(of id: JobID) throws -> [JournalEntry] {
+        contents.withLock { $0.journal.filter { $0.jobID == id } }
+    }
+
+    public func append(_ entry: JournalEntry) throws {
+        contents.withLock { $0.journal.append(entry) }
+    }
+}

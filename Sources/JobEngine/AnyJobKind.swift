@@ -1,0 +1,37 @@
+import Foundation
+import TaskContract
+
+/// A registered ``JobKind`` with its settings type erased to stored JSON.
+struct AnyJobKind: Sendable {
+    let name: String
+    let defaultCosts: [Stage: Double]
+    let plan: @Sendable (Data) throws -> JobPlan
+    let run: @Sendable (PlannedChunk, Data, JobContext) async throws -> String?
+    let finalize: @Sendable (Data, [PlannedChunk], JobContext) async throws -> URL
+    private let specType: Any.Type
+
+    init<Kind: JobKind>(_ kind: Kind) {
+        name = kind.name
+        defaultCosts = kind.defaultCosts
+        specType = Kind.Spec.self
+        plan = { try kind.plan(try Self.decode(Kind.Spec.self, from: $0)) }
+        run = { chunk, spec, context in try await kind.run(chunk, of: try Self.decode(Kind.Spec.self, from: spec), in: context) }
+        finalize = { spec, chunks, context in
+            try await kind.finalize(try Self.decode(Kind.Spec.self, from: spec), chunks: chunks, in: context)
+        }
+    }
+
+    /// Whether `Spec` is this kind's settings type.
+    func accepts<Spec>(_: Spec.Type) -> Bool { specType == Spec.self }
+
+    /// Encodes settings canonically (sorted keys), so equal settings give equal bytes.
+    static func encode<Spec: Encodable>(_ spec: Spec) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(spec)
+    }
+
+    private static func decode<Spec: Decodable>(_ type: Spec.Type, from data: Data) throws -> Spec {
+        try JSONDecoder().decode(type, from: data)
+    }
+}

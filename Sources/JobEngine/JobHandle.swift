@@ -1,0 +1,30 @@
+import TaskContract
+
+/// A job this process owns: its record as submitted or resumed, and its task.
+///
+/// Holding the handle holds the job's lock, so no other process can run, resume or discard the
+/// job meanwhile. Pass it to ``JobScheduler/run(_:)``.
+public final class JobHandle: Sendable {
+    /// The job as it was when this process took it.
+    public let record: JobRecord
+    /// The task: words, durable progress, stop signal and completion.
+    public let task: ContinuedTask
+    let lock: JobLock
+
+    init(record: JobRecord, lock: JobLock) {
+        self.record = record
+        self.task = ContinuedTask(request: record.request, progress: record.progress)
+        self.lock = lock
+    }
+
+    /// The job's identity.
+    public var id: JobID { record.id }
+}
+
+/// What a submission gave.
+public enum Submission: Sendable {
+    /// A new job, owned by this process and ready for ``JobScheduler/run(_:)``.
+    case created(JobHandle)
+    /// The same work is already a job that has not finished; nothing new was started.
+    case existing(JobRecord)
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TaskContract
+
+/// A kind of chunked job the engine can run: what an embedding program implements.
+///
+/// The engine plans a job once, when it is submitted, and stores the plan; it then runs the
+/// chunks (each one idempotent, writing through ``Workspace/commit(_:write:)``), checkpoints
+/// after each, and finally asks the kind to assemble and validate the result, which the engine
+/// publishes with one atomic rename.
+public protocol JobKind: Sendable {
+    /// The job's settings, stored as JSON so that a resumed job runs with the same ones.
+    associatedtype Spec: Codable & Sendable
+
+    /// The identifier component after `mediajob.`, for example `export`.
+    var name: String { get }
+
+    /// Seconds one unit of each stage is expected to take before anything was measured.
+    var defaultCosts: [Stage: Double] { get }
+
+    /// Plans the work: the destination and the chunks, fixed from now on.
+    /// - Throws: an error conforming to ``CategorizedError`` with `.invalidInput` for bad input;
+    ///   the submission is then rejected and nothing is written.
+    func plan(_ spec: Spec) throws -> JobPlan
+
+    /// Does one chunk. Writes its output into the workspace through
+    /// ``Workspace/commit(_:write:)`` so that a half-written file never counts; replaying a chunk
+    /// must give the same result. Long chunks call ``JobContext/checkStop()`` now and then.
+    /// - Returns: which path did the work (for example `cpu`), recorded with the chunk.
+    func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String?
+
+    /// Assembles the result from the chunks' outputs in the workspace, validates it, and returns
+    /// where it lies in the workspace. The engine then renames it onto the destination.
+    func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL
+}
+
+extension JobKind {
+    public var defaultCosts: [Stage: Double] { [:] }
+}
+
+/// The fixed plan of one job.
+public struct JobPlan: Sendable {
+    /// Words for the person: states the result.
+    public var title: String
+    /// Where the result will be published.
+    public var destination: URL
+    /// The chunks, in order.
+    public var chunks: [PlannedChunk]
+    /// How many chunks may run at once.
+    public var parallelism: Int
+    /// Whether an existing destination may be replaced.
+    public var overwrite: Bool
+
+    public init(title: String, destination: URL, chunks: [PlannedChunk], parallelism: Int = 1, overwrite: Bool = false) {
+        self.title = title
+        self.destination = destination
+        self.chunks = chunks
+        self.parallelism = max(1, parallelism)
+        self.overwrite = overwrite
+    }
+}
+
+/// One bounded, recoverable piece of a job.
+public struct PlannedChunk: Sendable, Equatable, Codable {
+    /// A name unique within the job, used for its output.
+    public var key: String
+    /// The stage its cost counts towards.
+    public var stage: Stage
+    /// The kind's own description of the chunk (for example a time range), as JSON.
+    public var detail: Data?
+
+    public init(key: String, stage: Stage, detail: Data? = nil) {
+        self.key = key
+        self.stage = stage
+        self.detail = detail
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Glibc
+import TaskContract
+
+/// Runs one admitted job in this process: chunks, checkpoints, finalisation, publication.
+///
+/// The loop is: check stop → run a chunk → checkpoint it (one transaction) → publish progress.
+/// Progress is published only after the store holds it, so what the person sees is durable.
+struct JobRunner {
+    let store: any JobStore
+    let kind: AnyJobKind
+    let record: JobRecord
+    let task: ContinuedTask
+    let heartbeatInterval: Duration
+
+    private var workspace: Workspace { Workspace(directory: URL(fileURLWithPath: record.workspace)) }
+
+    /// Runs the job to an outcome and records it. Does not complete the task.
+    func run() async -> TaskOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let watcher = startWatcher()
+        defer { watcher.cancel() }
+
+        var tracker: ProgressTracker
+        var chunks: [ChunkRecord]
+        do {
+            chunks = try store.chunks(of: record.id)
+            try workspace.prepare()
+            workspace.sweepTemporaries()
+            tracker = ProgressTracker(
+                snapshot: try ProgressTracker.seeded(record, kind: kind, store: store),
+                chunks: chunks
+            )
+        } catch {
+            return fail(error, progress: nil)
+        }
+        let context = JobContext(workspace: workspace, task: task)
+
+        let failure = await runChunks(chunks.filter { !$0.isDone }, context: context, tracker: &tracker, start: start)
+        func elapsed() -> Double { (clock.now - start).seconds }
+        if let failure {
+            tracker.stopped(elapsed: elapsed())
+            return fail(failure, progress: tracker.snapshot)
+        }
+        if task.isExpired {
+            tracker.stopped(elapsed: elapsed())
+            return pause(progress: tracker.snapshot)
+        }
+
+        do {
+            chunks = try store.chunks(of: record.id)
+            let finalizeStart = clock.now
+            let artifact = try await kind.finalize(record.spec, chunks.map(\.plan), context)
+            if task.isExpired {
+                tracker.stopped(elapsed: elapsed())
+                return pause(progress: tracker.snapshot)
+            }
+            try publish(artifact)
+            tracker.finished(finalizeCost: (clock.now - finalizeStart).seconds, elapsed: elapsed())
+            try store.transition(record.id, to: StateChange(state: .completed, progress: tracker.snapshot, clearsCancel: true),
+                                 journal: JournalEntry(jobID: record.id, event: .ended, detail: ["outcome": "completed"]))
+        } catch is JobStopped {
+            tracker.stopped(elapsed: elapsed())
+            return pause(progress: tracker.snapshot)
+        } catch {
+            tracker.stopped(elapsed: elapsed())
+            return fail(error, progress: tracker.snapshot)
+        }
+        task.publish(tracker.snapshot)
+        try? workspace.remove()
+        return .completed
+    }
+
+    /// Runs the owed chunks, up to `parallelism` at once, checkpointing each as it lands.
+    /// - Returns: the first error, or `nil` when every chunk ran or the job was asked to stop.
+    private func runChunks(
+        _ owed: [ChunkRecord], context: JobContext, tracker: inout ProgressTracker, start: ContinuousClock.Instant
+    ) async -> (any Error)? {
+        var queue = owed[...]
+        var failure: (any Error)?
+        let kind = self.kind, spec = record.spec
+        return await withTaskGroup(of: ChunkResult.self) { group in
+            var inFlight = 0
+            while true {
+                while inFlight < record.parallelism, failure == nil, !task.isExpired, let chunk = queue.popFirst() {
+                    group.addTask {
+                        let clock = ContinuousClock()
+                        let began = clock.now
+                        do {
+                            try context.checkStop()
+                            let executor = try await kind.run(chunk.plan, spec, context)
+                            return ChunkResult(chunk: chunk, cost: (clock.now - began).seconds, result: .success(executor))
+                        } catch {
+                            return ChunkResult(chunk: chunk, cost: 0, result: .failure(error))
+                        }
+                    }
+                    inFlight += 1
+                }
+                guard let finished = await group.next() else { break }
+                inFlight -= 1
+                switch finished.result {
+                case .success(let executor):
+                    guard failure == nil else { continue }
+                    tracker.chunkDone(finished.chunk.index, stage: finished.chunk.plan.stage, cost: finished.cost,
+                                      elapsed: (ContinuousClock.now - start).seconds)
+                    do {
+                        try store.checkpoint(Checkpoint(
+                            jobID: record.id, chunkIndex: finished.chunk.index, stage: finished.chunk.plan.stage,
+                            kind: record.kind, costSeconds: finished.cost, executor: executor, progress: tracker.snapshot))
+                        task.publish(tracker.snapshot)
+                    } catch {
+                        failure = error
+                        group.cancelAll()
+                    }
+                case .failure(let error as JobStopped):
+                    _ = error
+                case .failure(let error):
+                    if failure == nil { failure = error }
+                    group.cancelAll()
+                }
+            }
+            return failure
+        }
+    }
+
+    /// Moves the validated artifact onto the destination with one rename.
+    ///
+    /// An existing destination is replaced only when the job was submitted with `overwrite`.
+    /// One that is byte-identical to the artifact is this job's own, published before a crash
+    /// that came before the store heard of it, and is kept.
+    private func publish(_ artifact: URL) throws {
+        let destination = URL(fileURLWithPath: record.destination)
+        guard DurableFiles.exists(destination) else {
+            return try DurableFiles.rename(artifact, to: destination, replacing: false)
+        }
+        if FileManager.default.contentsEqual(atPath: artifact.path, andPath: destination.path) {
+            try store.append(JournalEntry(jobID: record.id, event: .checkpoint, detail: ["published": "already"]))
+            return
+        }
+        guard record.overwrite else { throw FileSystemError("rename", path: destination.path, code: EEXIST) }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            try DurableFiles.exchange(artifact, with: destination)
+            try DurableFiles.remove(artifact)
+        } else {
+            try DurableFiles.rename(artifact, to: destination, replacing: true)
+        }
+    }
+
+    private func pause(progress: ProgressSnapshot) -> TaskOutcome {
+        do {
+            try store.transition(record.id, to: StateChange(state: .paused, progress: progress, clearsCancel: true),
+                                 journal: JournalEntry(jobID: record.id, event: .ended, detail: ["outcome": "paused"]))
+        } catch {
+            return fail(error, progress: nil)
+        }
+        return .paused
+    }
+
+    private func fail(_ error: any Error, progress: ProgressSnapshot?) -> TaskOutcome {
+        let category = error.failureCategory
+        let message = error.personMessage
+        try? store.transition(
+            record.id,
+            to: StateChange(state: .failed, failure: category, message: message, progress: progress, clearsCancel: true),
+            journal: JournalEntry(jobID: record.id, event: .ended,
+                                  detail: ["outcome": "failed", "category": category.rawValue, "error": String(describing: error)]))
+        return .failed(category)
+    }
+
+    /// Beats the heart and turns a stop asked for through the store into the task's expiry.
+    private func startWatcher() -> Task<Void, Never> {
+        let store = self.store, id = record.id, task = self.task, interval = heartbeatInterval
+        return Task.detached {
+            while !Task.isCancelled {
+                if (try? store.isCancelRequested(id)) == true { task.expire() }
+                try? store.heartbeat(id, at: Date())
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}
+
+private struct ChunkResult: Sendable {
+    var chunk: ChunkRecord
+    var cost: Double
+    var result: Result<String?, any Error>
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

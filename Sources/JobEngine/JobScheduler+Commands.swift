@@ -1,0 +1,142 @@
+import Foundation
+import Glibc
+import TaskContract
+
+/// Managing jobs that exist: finding, inspecting, resuming, restarting, discarding, cancelling.
+extension JobScheduler {
+    /// All jobs, oldest first, with vanished owners shown as ``JobState/interrupted``.
+    public func jobs() throws -> [JobRecord] {
+        try store.jobs().map(refreshed)
+    }
+
+    /// The job whose identity starts with `text` (at least four characters), or whose task
+    /// identifier is `text`.
+    /// - Throws: ``SchedulerError/noSuchJob(_:)`` or ``SchedulerError/ambiguousJob(_:_:)``.
+    public func job(matching text: String) throws -> JobRecord {
+        let needle = text.lowercased()
+        let all = try store.jobs()
+        if let exact = all.first(where: { $0.id.rawValue == needle || $0.request.identifier.rawValue == text }) {
+            return try refreshed(exact)
+        }
+        let matches = needle.count >= 4 ? all.filter { $0.id.rawValue.hasPrefix(needle) } : []
+        switch matches.count {
+        case 0: throw SchedulerError.noSuchJob(text)
+        case 1: return try refreshed(matches[0])
+        default: throw SchedulerError.ambiguousJob(text, matches.map(\.id))
+        }
+    }
+
+    /// Takes a paused, interrupted or failed job into this process to continue it from its last
+    /// checkpoint. Run it with ``run(_:)``.
+    /// Under `.fail`, refuses at once (leaving the job as it was) when no capacity is free.
+    public func resume(_ id: JobID, strategy: SubmissionStrategy = .queue) throws -> JobHandle {
+        let (record, lock) = try take(id, allowed: { $0.isResumable }, advice: "only paused, interrupted or failed jobs resume")
+        guard registeredKind(for: record.request.identifier) != nil else {
+            throw SchedulerError.rejected(id, .unregisteredIdentifier, "no handler is registered for \(record.request.identifier)")
+        }
+        return try enqueue(record, strategy: strategy, lock: lock, journal: nil)
+    }
+
+    /// Throws a job's partial work away and takes it into this process to start again from nothing.
+    /// Under `.fail`, refuses at once when no capacity is free.
+    public func restart(_ id: JobID, strategy: SubmissionStrategy = .queue) throws -> JobHandle {
+        let (record, lock) = try take(id, allowed: { $0 != .completed && $0 != .rejected },
+                                      advice: "completed and rejected jobs cannot restart; submit the work again")
+        try Workspace(directory: URL(fileURLWithPath: record.workspace)).remove()
+        try store.resetChunks(of: id, progress: ProgressSnapshot(unitsTotal: record.progress.unitsTotal,
+                                                                 costs: UnitCostModel()))
+        return try enqueue(record, strategy: strategy, lock: lock,
+                           journal: JournalEntry(jobID: id, event: .submitted, detail: ["restart": "true"]))
+    }
+
+    /// Removes a job's partial work and marks it discarded. What was already published stays.
+    public func discard(_ id: JobID) throws {
+        let (record, lock) = try take(id, allowed: { $0 != .completed && $0 != .discarded },
+                                      advice: "there is nothing left to discard")
+        if !record.workspace.isEmpty {
+            try Workspace(directory: URL(fileURLWithPath: record.workspace)).remove()
+        }
+        try store.transition(id, to: StateChange(state: .discarded, clearsCancel: true),
+                             journal: JournalEntry(jobID: id, event: .ended, detail: ["outcome": "discarded"]))
+        withExtendedLifetime(lock) { locks.removeLock(for: id) }
+    }
+
+    /// Asks the process running or queueing a job to stop it at the next chunk boundary; the job
+    /// then ends paused.
+    /// - Throws: ``SchedulerError/wrongState(_:_:_:)`` when no live process holds the job.
+    public func cancel(_ id: JobID) throws {
+        let record = try refreshed(try store.job(id) ?? { throw SchedulerError.noSuchJob(id.rawValue) }())
+        guard record.state.isLive else {
+            throw SchedulerError.wrongState(id, record.state, "only queued or running jobs can be cancelled")
+        }
+        try store.requestCancel(id)
+    }
+
+    /// The estimated seconds of work left in a job, from learned unit costs.
+    public func estimatedSeconds(for id: JobID) throws -> Double {
+        guard let job = try store.job(id), let kind = registeredKind(for: job.request.identifier) else {
+            throw SchedulerError.noSuchJob(id.rawValue)
+        }
+        let tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
+                                      chunks: try store.chunks(of: id))
+        return tracker.remainingCost / Double(job.parallelism)
+    }
+
+    /// Removes the workspaces and lock files of completed, discarded and rejected jobs that a
+    /// crash left behind. Workspaces of resumable jobs are kept.
+    public func cleanFinishedWorkspaces() throws {
+        for job in try store.jobs() where job.state.isFinished {
+            if !job.workspace.isEmpty {
+                try? Workspace(directory: URL(fileURLWithPath: job.workspace)).remove()
+            }
+            locks.removeLock(for: job.id)
+        }
+    }
+
+    /// The record, with a queued or running job whose owner is gone marked interrupted.
+    func refreshed(_ record: JobRecord) throws -> JobRecord {
+        guard record.state.isLive, try !locks.isOwned(record.id) else { return record }
+        return try withAdmission {
+            guard let current = try store.job(record.id) else { return record }
+            guard current.state.isLive, try !locks.isOwned(current.id) else { return current }
+            try markInterrupted(current)
+            return try store.job(record.id) ?? current
+        }
+    }
+
+    /// Puts a job this process holds back in line (`.queue`), or straight into a free slot (`.fail`).
+    private func enqueue(_ record: JobRecord, strategy: SubmissionStrategy, lock: JobLock,
+                         journal: JournalEntry?) throws -> JobHandle {
+        let id = record.id
+        if strategy == .fail {
+            try withAdmission {
+                guard try hasCapacity(for: nil) else {
+                    throw SchedulerError.rejected(id, .noCapacity, "all \(maxConcurrentJobs) job slot(s) are busy; "
+                                                  + "the job stays \(record.state.rawValue); try again later or use --strategy queue")
+                }
+                if let journal { try store.append(journal) }
+                try store.transition(id, to: StateChange(state: .running, ownerPID: getpid(), clearsCancel: true),
+                                     journal: JournalEntry(jobID: id, event: .started, detail: ["pid": String(getpid())]))
+            }
+        } else {
+            try store.transition(id, to: StateChange(state: .queued, ownerPID: getpid(), clearsCancel: true), journal: journal)
+        }
+        return JobHandle(record: try store.job(id) ?? record, lock: lock)
+    }
+
+    /// Takes a job's lock for a command that changes it.
+    private func take(_ id: JobID, allowed: (JobState) -> Bool, advice: String) throws -> (JobRecord, JobLock) {
+        guard try store.job(id) != nil else { throw SchedulerError.noSuchJob(id.rawValue) }
+        guard let lock = try JobLock.tryAcquire(locks.url(for: id)) else {
+            throw SchedulerError.ownedElsewhere(id, pid: try store.job(id)?.ownerPID)
+        }
+        guard var record = try store.job(id) else { throw SchedulerError.noSuchJob(id.rawValue) }
+        if record.state.isLive {
+            // Its owner is gone: we hold the lock now.
+            try markInterrupted(record)
+            record.state = .interrupted
+        }
+        guard allowed(record.state) else { throw SchedulerError.wrongState(id, record.state, advice) }
+        return (record, lock)
+    }
+}

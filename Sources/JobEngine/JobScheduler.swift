@@ -1,0 +1,229 @@
+import Foundation
+import Synchronization
+import TaskContract
+
+/// The engine's front door: register job kinds, submit requests, run and manage jobs.
+///
+/// Capacity is the number of jobs running at once in one state folder, across every process
+/// that uses it. `.fail` requests are refused at once when it is full; `.queue` requests wait
+/// in first-in, first-out order. Liveness is judged by per-job file locks the kernel releases
+/// when a process dies, so a job whose process vanished shows as ``JobState/interrupted`` and
+/// waits for the person to resume, restart or discard it.
+public final class JobScheduler: Sendable {
+    /// Where jobs are kept.
+    public let store: any JobStore
+    /// How many jobs may run at once in this state folder.
+    public let maxConcurrentJobs: Int
+    /// How often a queued job looks for capacity.
+    public let queuePollInterval: Duration
+    /// How often a running job beats its heart and looks for a cancel request.
+    public let heartbeatInterval: Duration
+
+    let locks: LockDirectory
+    private let probe: any ResourceProbe
+    private let kinds = Mutex<[String: (permitted: TaskIdentifier, kind: AnyJobKind)]>([:])
+
+    /// Creates a scheduler over a store.
+    /// - Parameters:
+    ///   - store: the job store.
+    ///   - lockDirectory: a folder for lock files, on a local file system, shared by every process
+    ///     using the same store.
+    ///   - probe: tells which resources (the GPU) requests may require.
+    ///   - maxConcurrentJobs: capacity; at least 1.
+    public init(
+        store: any JobStore, lockDirectory: URL, probe: any ResourceProbe = FixedResourceProbe(),
+        maxConcurrentJobs: Int, queuePollInterval: Duration = .milliseconds(100),
+        heartbeatInterval: Duration = .seconds(1)
+    ) throws {
+        self.store = store
+        self.locks = try LockDirectory(directory: lockDirectory)
+        self.probe = probe
+        self.maxConcurrentJobs = max(1, maxConcurrentJobs)
+        self.queuePollInterval = queuePollInterval
+        self.heartbeatInterval = heartbeatInterval
+    }
+
+    /// Registers the handler for a kind of job, under the permitted identifier
+    /// `mediajob.<name>.*` unless another is given.
+    /// - Throws: ``SchedulerError/alreadyRegistered(_:)`` when the kind has a handler already.
+    public func register<Kind: JobKind>(_ kind: Kind, permitted: TaskIdentifier? = nil) throws {
+        let permitted = try permitted ?? TaskIdentifier("\(TaskIdentifier.prefix).\(kind.name).*")
+        try kinds.withLock { kinds in
+            guard kinds[kind.name] == nil else { throw SchedulerError.alreadyRegistered(kind.name) }
+            kinds[kind.name] = (permitted, AnyJobKind(kind))
+        }
+    }
+
+    /// Submits work: checks the request, plans the job, and either takes it into this process
+    /// (``Submission/created(_:)``) or finds the same work already unfinished
+    /// (``Submission/existing(_:)``).
+    ///
+    /// A `.fail` request that finds no free capacity is refused at once; a `.queue` request is
+    /// queued and waits in ``run(_:)``.
+    /// - Throws: ``SchedulerError/rejected(_:_:_:)`` for an unregistered identifier, a required
+    ///   resource that is not supported, invalid input or no capacity; the rejection is recorded.
+    public func submit<Spec: Codable & Sendable>(_ request: TaskRequest, spec: Spec) throws -> Submission {
+        let id = try newJobID(for: request.identifier)
+        let specData = try AnyJobKind.encode(spec)
+        guard let kind = registeredKind(for: request.identifier), kind.accepts(Spec.self) else {
+            throw try reject(id, request, specData, .unregisteredIdentifier,
+                             "no handler is registered for \(request.identifier)")
+        }
+        if let reason = probe.unsupportedReason(for: request.requiredResources) {
+            throw try reject(id, request, specData, .unsupportedResource, "the GPU is required but not usable: \(reason)")
+        }
+        let plan: JobPlan
+        do {
+            plan = try kind.plan(specData)
+        } catch {
+            throw try reject(id, request, specData, .invalidInput, error.personMessage)
+        }
+        let workKey = "\(kind.name)\n\(String(decoding: specData, as: UTF8.self))"
+        if let existing = try store.unfinishedJob(workKey: workKey) {
+            return .existing(try refreshed(existing))
+        }
+        if !plan.overwrite, DurableFiles.exists(plan.destination) {
+            throw try reject(id, request, specData, .invalidInput,
+                             "\(plan.destination.path) already exists; choose another output or pass --overwrite")
+        }
+        let lock = try JobLock.acquire(locks.url(for: id))
+        var record = JobRecord(
+            id: id, request: request, spec: specData, workKey: workKey, destination: plan.destination.path,
+            workspace: Workspace.beside(plan.destination, for: id).directory.path, overwrite: plan.overwrite,
+            parallelism: plan.parallelism, state: .queued,
+            progress: ProgressSnapshot(unitsTotal: plan.chunks.count, costs: UnitCostModel(seeds: kind.defaultCosts)))
+        record.ownerPID = getpid()
+        if request.strategy == .fail {
+            // Check and take the slot under one admission lock, so two `.fail` requests never share it.
+            record = try withAdmission {
+                guard try hasCapacity(for: nil) else {
+                    throw try reject(id, request, specData, .noCapacity,
+                                     "all \(maxConcurrentJobs) job slot(s) are busy; try again later or use --strategy queue")
+                }
+                record.state = .running
+                let inserted = try store.insert(record, chunks: plan.chunks)
+                try store.append(JournalEntry(jobID: id, event: .started, detail: ["pid": String(getpid())]))
+                return inserted
+            }
+        } else {
+            record = try store.insert(record, chunks: plan.chunks)
+        }
+        return .created(JobHandle(record: record, lock: lock))
+    }
+
+    /// Waits for capacity (in queue order), runs the job, records and returns its outcome, and
+    /// completes the handle's task with it.
+    public func run(_ handle: JobHandle) async -> TaskOutcome {
+        let task = handle.task
+        let store = self.store, id = handle.id
+        task.observe { event in
+            if case .expired = event { try? store.append(JournalEntry(jobID: id, event: .expired)) }
+        }
+        let outcome: TaskOutcome
+        do {
+            if try await waitForCapacity(handle), let kind = registeredKind(for: handle.record.request.identifier) {
+                let record = try store.job(handle.id) ?? handle.record
+                outcome = await JobRunner(store: store, kind: kind, record: record, task: task,
+                                          heartbeatInterval: heartbeatInterval).run()
+            } else if registeredKind(for: handle.record.request.identifier) == nil {
+                try store.transition(handle.id, to: StateChange(state: .rejected, rejection: .unregisteredIdentifier,
+                                                                message: "no handler is registered for this kind"),
+                                     journal: JournalEntry(jobID: id, event: .ended, detail: ["outcome": "rejected"]))
+                outcome = .rejected(.unregisteredIdentifier)
+            } else {
+                try store.transition(handle.id, to: StateChange(state: .paused, clearsCancel: true),
+                                     journal: JournalEntry(jobID: id, event: .ended, detail: ["outcome": "paused"]))
+                outcome = .paused
+            }
+        } catch {
+            try? store.transition(handle.id, to: StateChange(state: .failed, failure: error.failureCategory,
+                                                             message: error.personMessage),
+                                  journal: JournalEntry(jobID: id, event: .ended, detail: ["outcome": "failed"]))
+            outcome = .failed(error.failureCategory)
+        }
+        task.setTaskCompleted(outcome)
+        return outcome
+    }
+
+    /// Marks a job this process owns as paused at once, for a hard stop; the last checkpoint
+    /// stands and the work in hand is redone on resume.
+    public func pauseNow(_ handle: JobHandle) throws {
+        try store.transition(handle.id, to: StateChange(state: .paused, clearsCancel: true),
+                             journal: JournalEntry(jobID: handle.id, event: .ended,
+                                                   detail: ["outcome": "paused", "stop": "immediate"]))
+    }
+
+    // MARK: - Admission
+
+    /// Waits until the job may run and marks it running.
+    /// - Returns: `false` when the job was asked to stop while it waited.
+    private func waitForCapacity(_ handle: JobHandle) async throws -> Bool {
+        if handle.record.state == .running { return !handle.task.isExpired }
+        while true {
+            if try handle.task.isExpired || store.isCancelRequested(handle.id) { return false }
+            let admitted = try withAdmission { () -> Bool in
+                guard try hasCapacity(for: handle.record) else { return false }
+                try store.transition(handle.id, to: StateChange(state: .running, ownerPID: getpid()),
+                                     journal: JournalEntry(jobID: handle.id, event: .started,
+                                                           detail: ["pid": String(getpid())]))
+                return true
+            }
+            if admitted { return true }
+            try await Task.sleep(for: queuePollInterval)
+        }
+    }
+
+    /// Whether a slot is free for `job` (or, for `nil`, for a job that would not queue).
+    /// Call under the admission lock. Marks live jobs whose owner died as interrupted.
+    func hasCapacity(for job: JobRecord?) throws -> Bool {
+        var running = 0, ahead = 0
+        for other in try store.jobs() where other.state.isLive && other.id != job?.id {
+            guard try locks.isOwned(other.id) else {
+                try markInterrupted(other)
+                continue
+            }
+            if other.state == .running { running += 1 }
+            if other.state == .queued, other.queueSequence < (job?.queueSequence ?? .max) { ahead += 1 }
+        }
+        return running < maxConcurrentJobs && ahead == 0
+    }
+
+    func withAdmission<T>(_ body: () throws -> T) throws -> T {
+        let lock = try JobLock.acquire(locks.admission)
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
+    }
+
+    /// The identifier's UUID suffix, so that job and task share a name; a fresh one if that is
+    /// not a UUID or is taken.
+    private func newJobID(for identifier: TaskIdentifier) throws -> JobID {
+        let suffix = String(identifier.rawValue.split(separator: ".").last ?? "").lowercased()
+        guard UUID(uuidString: suffix) != nil, try store.job(JobID(rawValue: suffix)) == nil else { return .make() }
+        return JobID(rawValue: suffix)
+    }
+
+    func markInterrupted(_ job: JobRecord) throws {
+        try store.transition(job.id, to: StateChange(state: .interrupted),
+                             journal: JournalEntry(jobID: job.id, event: .interrupted,
+                                                   detail: ["was": job.state.rawValue]))
+    }
+
+    func registeredKind(for identifier: TaskIdentifier) -> AnyJobKind? {
+        kinds.withLock { kinds in
+            guard let entry = kinds[identifier.kind], entry.permitted.matches(identifier) else { return nil }
+            return entry.kind
+        }
+    }
+
+    private func reject(_ id: JobID, _ request: TaskRequest, _ spec: Data, _ reason: RejectionReason,
+                        _ message: String) throws -> SchedulerError {
+        var record = JobRecord(id: id, request: request, spec: spec, workKey: "rejected \(id)", destination: "",
+                               workspace: "", overwrite: false, parallelism: 1, state: .rejected,
+                               progress: ProgressSnapshot(unitsTotal: 0, costs: UnitCostModel()))
+        record.rejection = reason
+        record.message = message
+        _ = try store.insert(record, chunks: [])
+        try store.append(JournalEntry(jobID: id, event: .ended, detail: ["outcome": "rejected", "reason": reason.rawValue]))
+        return .rejected(id, reason, message)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import TaskContract
+
+/// Where jobs, their chunks, cost history, cancel requests and the lifecycle journal are kept.
+///
+/// The engine depends on this protocol alone. Every method is one transaction: a checkpoint is
+/// durable when ``checkpoint(_:)`` returns. Stores may be used from several processes at once.
+public protocol JobStore: Sendable {
+    /// Adds a job with its planned chunks, at the back of the queue, and journals `submitted`.
+    /// - Returns: the record as stored (with its queue position).
+    func insert(_ job: JobRecord, chunks: [PlannedChunk]) throws -> JobRecord
+
+    /// The job, or `nil` when there is none with that identity.
+    func job(_ id: JobID) throws -> JobRecord?
+
+    /// All jobs, oldest first.
+    func jobs() throws -> [JobRecord]
+
+    /// The job for the same work that is not completed, discarded or rejected, if any.
+    func unfinishedJob(workKey: String) throws -> JobRecord?
+
+    /// The job's chunks, in order.
+    func chunks(of id: JobID) throws -> [ChunkRecord]
+
+    /// Records one chunk done, with the new progress and the cost sample, in one transaction,
+    /// and journals `checkpoint` (and `progress_first` for the job's first).
+    func checkpoint(_ checkpoint: Checkpoint) throws
+
+    /// Sets a job's state (and what goes with it) and journals `event`, in one transaction.
+    func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws
+
+    /// Records that the owning process is alive.
+    func heartbeat(_ id: JobID, at date: Date) throws
+
+    /// Marks every chunk of the job pending again and resets its progress (for `restart`).
+    func resetChunks(of id: JobID, progress: ProgressSnapshot) throws
+
+    /// Asks whoever runs the job to stop at the next boundary.
+    func requestCancel(_ id: JobID) throws
+
+    /// Whether a stop was asked for and not yet acted on.
+    func isCancelRequested(_ id: JobID) throws -> Bool
+
+    /// Learned seconds per unit for each stage of a job kind on this machine.
+    func costHistory(kind: String) throws -> [Stage: Double]
+
+    /// The job's lifecycle journal, oldest first.
+    func journal(of id: JobID) throws -> [JournalEntry]
+
+    /// Appends to the journal.
+    func append(_ entry: JournalEntry) throws
+}
+
+/// One chunk's work made durable.
+public struct Checkpoint: Sendable {
+    public var jobID: JobID
+    public var chunkIndex: Int
+    public var stage: Stage
+    public var kind: String
+    public var costSeconds: Double
+    public var executor: String?
+    /// The progress that includes this chunk.
+    public var progress: ProgressSnapshot
+
+    public init(jobID: JobID, chunkIndex: Int, stage: Stage, kind: String, costSeconds: Double, executor: String?,
+                progress: ProgressSnapshot) {
+        self.jobID = jobID
+        self.chunkIndex = chunkIndex
+        self.stage = stage
+        self.kind = kind
+        self.costSeconds = costSeconds
+        self.executor = executor
+        self.progress = progress
+    }
+}
+
+/// A change of a job's state and the fields that go with it.
+public struct StateChange: Sendable {
+    public var state: JobState
+    public var failure: FailureCategory?
+    public var rejection: RejectionReason?
+    public var message: String?
+    /// The progress to store with the change, if it changed.
+    public var progress: ProgressSnapshot?
+    /// The process now owning the job, if it changed.
+    public var ownerPID: Int32?
+    /// Clears a pending cancel request.
+    public var clearsCancel: Bool
+
+    public init(state: JobState, failure: FailureCategory? = nil, rejection: RejectionReason? = nil,
+                message: String? = nil, progress: ProgressSnapshot? = nil, ownerPID: Int32? = nil,
+                clearsCancel: Bool = false) {
+        self.state = state
+        self.failure = failure
+        self.rejection = rejection
+        self.message = message
+        self.progress = progress
+        self.ownerPID = ownerPID
+        self.clearsCancel = clearsCancel
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// One step in a job's lifecycle journal: one JSON line per step.
+public struct JournalEntry: Sendable, Equatable, Codable {
+    /// The steps the engine records.
+    public enum Event: String, Sendable, Codable, CaseIterable {
+        case submitted, started, progressFirst = "progress_first", checkpoint, expired, interrupted, ended
+    }
+
+    public var jobID: JobID
+    public var at: Date
+    public var event: Event
+    /// Event details: chunk, outcome, process, message.
+    public var detail: [String: String]
+
+    public init(jobID: JobID, at: Date = Date(), event: Event, detail: [String: String] = [:]) {
+        self.jobID = jobID
+        self.at = at
+        self.event = event
+        self.detail = detail
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case jobID = "job_id", at, event, detail
+    }
+}

@@ -1,0 +1,42 @@
+/// One `mediajob` command: its words for `help`, its options, and what it does.
+protocol Command {
+    /// The word that picks the command.
+    static var name: String { get }
+    /// The arguments after the name, as shown in usage lines.
+    static var synopsis: String { get }
+    /// One line saying what the command does.
+    static var summary: String { get }
+    /// Paragraphs for `mediajob help <name>`: details and examples.
+    static var discussion: String { get }
+    /// The options the command takes (`--help` is added to all).
+    static var options: [OptionSpec] { get }
+    /// Runs the command; returns the exit code.
+    static func run(_ context: CommandContext) async throws -> Int32
+}
+
+/// Options shared by commands.
+enum CommonOptions {
+    static let json = OptionSpec.flag("json", "print JSON (one object per line for events) on standard output")
+    static let stateDir = OptionSpec.option("state-dir", "DIR",
+                                            "where jobs are kept (default: $MEDIAJOB_STATE_DIR, else $XDG_STATE_HOME/mediajob)")
+    static let strategy = OptionSpec.option("strategy", "queue|fail",
+                                            "when every job slot is busy: wait in line (queue, default) or give up at once (fail, exit 69)")
+    static let maxJobs = OptionSpec.option("max-jobs", "N",
+                                           "jobs that may run at once in this state folder (default: from CPUs and memory)")
+    static let help = OptionSpec.flag("help", short: "h", "show this help")
+
+    /// The options every job-running command takes.
+    static let running = [stateDir, strategy, maxJobs, json]
+}
+
+/// Every command, in the order `help` lists them.
+enum Commands {
+    static var all: [any Command.Type] {[
+        SelfTestCommand.self, JobsCommand.self, StatusCommand.self, CancelCommand.self, ResumeCommand.self,
+        RestartCommand.self, DiscardCommand.self, ProbeCommand.self, HelpCommand.self,
+    ]}
+
+    static func named(_ name: String) -> (any Command.Type)? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import JobEngine
+import MediaJobs
+import SQLiteJobStore
+import TaskContract
+
+/// What a command runs with: its parsed arguments, the environment and the console, and the
+/// way to the job engine.
+struct CommandContext: Sendable {
+    let arguments: ParsedArguments
+    let environment: [String: String]
+    let console: Console
+
+    /// Whether `--json` was given.
+    var json: Bool { arguments.has("json") }
+
+    /// The state folder: `--state-dir`, else `MEDIAJOB_STATE_DIR`, else
+    /// `${XDG_STATE_HOME:-~/.local/state}/mediajob`.
+    var stateDirectory: URL {
+        if let path = arguments.value("state-dir") ?? environment["MEDIAJOB_STATE_DIR"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.local/state")
+        return URL(fileURLWithPath: base).appendingPathComponent("mediajob")
+    }
+
+    /// The `--state-dir …` words to repeat in a suggested command, if the folder was given there.
+    var stateDirectoryArgument: String {
+        arguments.value("state-dir").map { " --state-dir \(shellQuoted($0))" } ?? ""
+    }
+
+    /// The submission strategy: `--strategy`, default `queue`.
+    func strategy() throws -> SubmissionStrategy {
+        try arguments.choice("strategy", as: SubmissionStrategy.self) ?? .queue
+    }
+
+    /// Opens the store in the state folder and a scheduler over it, with every job kind registered,
+    /// and cleans up after finished jobs.
+    func openScheduler() throws -> JobScheduler {
+        let folder = stateDirectory
+        try DurableFiles.makeDirectory(folder)
+        let store = try SQLiteJobStore(path: folder.appendingPathComponent("jobs.sqlite").path)
+        let maxJobs = try arguments.integer("max-jobs", in: 1...1024)
+            ?? HostProbe().report(diskPath: folder).defaultMaxJobs
+        let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),
+                                         maxConcurrentJobs: maxJobs)
+        try MediaJobKinds.register(on: scheduler)
+        try scheduler.cleanFinishedWorkspaces()
+        return scheduler
+    }
+
+    /// Finds the job named by the single positional argument.
+    func namedJob(in scheduler: JobScheduler) throws -> JobRecord {
+        try scheduler.job(matching: try arguments.single("JOB"))
+    }
+}
+
+/// Quotes `text` for a shell when it needs it.
+func shellQuoted(_ text: String) -> String {
+    let plain = text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+=:,@".unicodeScalars.contains($0) }
+    return plain && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

@@ -1,0 +1,24 @@
+import JobEngine
+
+/// `mediajob discard JOB`: throws away a job's partial work.
+enum DiscardCommand: Command {
+    static let name = "discard"
+    static let synopsis = "JOB [--state-dir DIR]"
+    static let summary = "Throw away a stopped job and its partial work"
+    static let discussion = """
+        Removes the job's workspace and marks it discarded. Anything the job already published
+        at its destination stays. A running job must be cancelled first.
+
+        Example:
+          mediajob discard 1a2b3c4d
+        """
+    static let options = [CommonOptions.stateDir]
+
+    static func run(_ context: CommandContext) async throws -> Int32 {
+        let scheduler = try context.openScheduler()
+        let job = try context.namedJob(in: scheduler)
+        try scheduler.discard(job.id)
+        context.console.out("Discarded job \(job.id.short) and its partial work.")
+        return ExitCode.completed
+    }
+}

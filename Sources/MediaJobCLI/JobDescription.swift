@@ -1,0 +1,76 @@
+import Foundation
+import JobEngine
+import TaskContract
+
+/// How jobs are shown: JSON objects for `--json`, and lines for people.
+enum JobDescription {
+    /// The `status --json` object of a job.
+    static func json(_ job: JobRecord) -> [String: Any] {
+        var object: [String: Any] = [
+            "job_id": job.id.rawValue, "identifier": job.request.identifier.rawValue, "kind": job.kind,
+            "state": job.state.rawValue, "fraction": (job.progress.fraction * 10_000).rounded() / 10_000,
+            "stage": job.progress.stage?.rawValue ?? NSNull(), "title": job.request.title,
+            "destination": job.destination, "units_done": job.progress.unitsDone,
+            "units_total": job.progress.unitsTotal, "created_at": iso(job.createdAt), "updated_at": iso(job.updatedAt),
+        ]
+        object["eta_s"] = job.progress.etaSeconds ?? NSNull()
+        object["failure"] = job.failure?.rawValue ?? NSNull()
+        object["rejection"] = job.rejection?.rawValue ?? NSNull()
+        object["message"] = job.message ?? NSNull()
+        object["heartbeat_at"] = job.heartbeatAt.map(iso) ?? NSNull()
+        object["owner_pid"] = job.ownerPID.map { Int($0) } ?? NSNull()
+        return object
+    }
+
+    /// A few lines about one job for `status`.
+    static func detail(_ job: JobRecord, stateDirArgument: String) -> String {
+        var lines = [
+            "Job \(job.id.short)  \(job.request.title)",
+            "  state:       \(job.state.rawValue)\(job.failure.map { " (\($0.rawValue))" } ?? "")",
+            "  progress:    \(percent(job.progress.fraction)) — \(job.progress.unitsDone)/\(job.progress.unitsTotal) units",
+            "  destination: \(job.destination.isEmpty ? "—" : job.destination)",
+            "  identifier:  \(job.request.identifier)",
+            "  updated:     \(iso(job.updatedAt))",
+        ]
+        if let message = job.message { lines.append("  message:     \(message)") }
+        if let next = nextStep(job, stateDirArgument: stateDirArgument) { lines.append("  next:        \(next)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One row of the `jobs` table.
+    static func row(_ job: JobRecord) -> [String] {
+        [job.id.short, job.kind, job.state.rawValue, percent(job.progress.fraction), job.request.title]
+    }
+
+    /// What the person can do next with a job in its state.
+    static func nextStep(_ job: JobRecord, stateDirArgument: String) -> String? {
+        let id = job.id.short
+        switch job.state {
+        case .paused, .interrupted, .failed:
+            return "mediajob resume \(id)\(stateDirArgument)   (or restart / discard)"
+        case .running, .queued:
+            return "mediajob status \(id) --watch\(stateDirArgument)   (or cancel)"
+        case .completed, .rejected, .discarded:
+            return nil
+        }
+    }
+
+    static func percent(_ fraction: Double) -> String {
+        "\(Int((fraction * 100).rounded(.down)))%"
+    }
+
+    static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    /// Lays out rows in columns under `header`.
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

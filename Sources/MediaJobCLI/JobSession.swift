@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+import JobEngine
+import TaskContract
+
+/// Runs a job this process owns in the foreground: says what it will produce, shows progress,
+/// turns Ctrl-C into a pause, and ends with the outcome, what to do next, and its exit code.
+struct JobSession {
+    let context: CommandContext
+    let scheduler: JobScheduler
+
+    /// Handles a submission: runs a new job, or reports that the same work already exists.
+    func run(_ submission: Submission) async throws -> Int32 {
+        switch submission {
+        case .created(let handle):
+            return await run(handle, verb: "Starting")
+        case .existing(let job):
+            let advice = JobDescription.nextStep(job, stateDirArgument: context.stateDirectoryArgument) ?? ""
+            if context.json {
+                context.console.json(["event": "rejected", "job_id": job.id.rawValue, "outcome": "rejected",
+                                      "reason": RejectionReason.duplicate.rawValue, "state": job.state.rawValue])
+            }
+            context.console.err("Error: the same work is already job \(job.id.short) (\(job.state.rawValue)).\nNext: \(advice)")
+            return ExitCode.rejected
+        }
+    }
+
+    /// Runs `handle` to an outcome and returns the exit code.
+    func run(_ handle: JobHandle, verb: String) async -> Int32 {
+        let console = context.console
+        let job = handle.record
+        announce(handle, verb: verb)
+        let reporter = ProgressReporter(style: context.json ? .json : (console.isTerminal ? .terminal : .plain),
+                                        console: console, jobID: job.id.rawValue)
+        reporter.attach(to: handle.task)
+        let resumeHint = "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)"
+        let scheduler = self.scheduler, json = context.json
+        let signals = SignalStop(
+            graceful: {
+                handle.task.expire()
+                reporter.finishLine()
+                console.err("Stopping at the next chunk boundary; press Ctrl-C again to stop now.")
+            },
+            immediate: {
+                try? scheduler.pauseNow(handle)
+                reporter.finishLine()
+                if json { console.json(["event": "paused", "job_id": job.id.rawValue, "outcome": "paused"]) }
+                console.err("Stopped. The last checkpoint stands. Resume with: \(resumeHint)")
+                exit(ExitCode.paused)
+            })
+        let outcome = await scheduler.run(handle)
+        signals.cancel()
+        reporter.finishLine()
+        report(outcome, of: handle, resumeHint: resumeHint)
+        return ExitCode.of(outcome)
+    }
+
+    private func announce(_ handle: JobHandle, verb: String) {
+        let job = handle.record
+        let estimate = (try? scheduler.estimatedSeconds(for: handle.id)).map { ProgressReporter.duration($0) } ?? "unknown"
+        if context.json {
+            context.console.json([
+                "event": "submitted", "job_id": job.id.rawValue, "identifier": job.request.identifier.rawValue,
+                "kind": job.kind, "title": job.request.title, "destination": job.destination,
+                "units_total": job.progress.unitsTotal, "fraction": job.progress.fraction,
+            ])
+        } else {
+            context.console.err("\(verb) job \(job.id.short): \(job.request.title)\n  output: \(job.destination)\n"
+                                + "  \(job.progress.unitsTotal - job.progress.unitsDone) of \(job.progress.unitsTotal) units to do, "
+                                + "about \(estimate)")
+        }
+    }
+
+    private func report(_ outcome: TaskOutcome, of handle: JobHandle, resumeHint: String) {
+        let console = context.console
+        let job = (try? scheduler.store.job(handle.id)) ?? handle.record
+        if context.json {
+            var event: [String: Any] = ["event": outcome.name, "job_id": job.id.rawValue, "outcome": outcome.name,
+                                        "fraction": job.progress.fraction, "destination": job.destination]
+            if let failure = job.failure { event["category"] = failure.rawValue }
+            if let message = job.message { event["message"] = message }
+            console.json(event)
+        }
+        let percent = JobDescription.percent(job.progress.fraction)
+        switch outcome {
+        case .completed:
+            console.err("Done: \(job.destination)")
+        case .paused:
+            console.err("Paused at \(percent). Resume with: \(resumeHint)")
+        case .failed(let category):
+            console.err("Error: \(job.message ?? category.rawValue).")
+            console.err("Failed at \(percent); finished chunks are kept. Resume with: \(resumeHint)"
+                        + "   (or discard it: mediajob discard \(job.id.short)\(context.stateDirectoryArgument))")
+        case .rejected, .discarded:
+            console.err("Error: \(job.message ?? outcome.description).")
+        }
+    }
+}

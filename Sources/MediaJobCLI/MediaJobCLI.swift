@@ -1,0 +1,54 @@
+import JobEngine
+import TaskContract
+
+/// The `mediajob` program: picks the command, parses its options, runs it, and turns errors
+/// into `Error: …` lines and exit codes.
+public enum MediaJobCLI {
+    /// Runs the program with `arguments` (without the program name) and returns the exit code.
+    public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
+        let console = Console()
+        guard let first = arguments.first else {
+            console.out(HelpText.overview)
+            return ExitCode.completed
+        }
+        if first == "--version" || first == "version" {
+            console.out(HelpText.version)
+            return ExitCode.completed
+        }
+        if first == "-h" || first == "--help" {
+            console.out(HelpText.overview)
+            return ExitCode.completed
+        }
+        guard let command = Commands.named(first) else {
+            console.err("Error: unknown command '\(first)'.\nRun 'mediajob help' to see the commands.")
+            return ExitCode.usage
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            let parsed = try ParsedArguments(command: command.name, arguments: rest,
+                                             specs: command.options + [CommonOptions.help])
+            if parsed.has("help") {
+                console.out(HelpText.help(for: command))
+                return ExitCode.completed
+            }
+            return try await command.run(CommandContext(arguments: parsed, environment: environment, console: console))
+        } catch let error as UsageError {
+            let hint = (error.command ?? command.name)
+            console.err("Error: \(error.message).\nUsage: \(HelpText.usage(for: command))\nRun 'mediajob help \(hint)' for details.")
+            return ExitCode.usage
+        } catch {
+            console.err("Error: \(error.personMessage).")
+            return exitCode(for: error)
+        }
+    }
+
+    /// The exit code for an error that ended a command before or outside a job.
+    static func exitCode(for error: any Error) -> Int32 {
+        switch error {
+        case SchedulerError.rejected(_, let reason, _): ExitCode.of(.rejected(reason))
+        case SchedulerError.noSuchJob, SchedulerError.ambiguousJob: ExitCode.usage
+        case SchedulerError.ownedElsewhere, SchedulerError.wrongState: ExitCode.rejected
+        default: error.failureCategory == .invalidInput ? ExitCode.invalidInput : ExitCode.failed
+        }
+    }
+}

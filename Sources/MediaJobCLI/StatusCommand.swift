@@ -1,0 +1,64 @@
+import Foundation
+import JobEngine
+import TaskContract
+
+/// `mediajob status [JOB]`: shows one job, or every job, once or while it runs.
+enum StatusCommand: Command {
+    static let name = "status"
+    static let synopsis = "[JOB] [--json] [--watch] [--journal] [--state-dir DIR]"
+    static let summary = "Show a job's state and progress, once or until it ends"
+    static let discussion = """
+        Shows the job's state (queued, running, paused, interrupted, completed, failed, rejected,
+        discarded), its committed progress, its destination and what to do next. Without JOB,
+        lists every job as `mediajob jobs` does.
+
+        --watch follows a queued or running job until it ends, then exits with the code its
+        outcome has (0 completed, 1 failed, 75 paused or interrupted). --journal prints the
+        job's lifecycle journal, one JSON line per step.
+
+        Examples:
+          mediajob status 1a2b3c4d --watch
+          mediajob status 1a2b3c4d --json | jq .fraction
+        """
+    static let options: [OptionSpec] = [
+        .flag("watch", "follow the job until it is no longer queued or running"),
+        .flag("journal", "print the job's lifecycle journal as JSON lines"),
+        CommonOptions.stateDir, CommonOptions.json,
+    ]
+
+    static func run(_ context: CommandContext) async throws -> Int32 {
+        guard !context.arguments.positionals.isEmpty else { return try await JobsCommand.run(context) }
+        let scheduler = try context.openScheduler()
+        var job = try context.namedJob(in: scheduler)
+        if context.arguments.has("journal") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            for entry in try scheduler.store.journal(of: job.id) {
+                context.console.out(String(decoding: try encoder.encode(entry), as: UTF8.self))
+            }
+            return ExitCode.completed
+        }
+        guard context.arguments.has("watch") else {
+            show(job, context)
+            return ExitCode.completed
+        }
+        var last: JobRecord?
+        while true {
+            if job != last { show(job, context) }
+            last = job
+            guard job.state.isLive else { break }
+            try await Task.sleep(for: .milliseconds(250))
+            job = try scheduler.job(matching: job.id.rawValue)
+        }
+        return job.outcome.map(ExitCode.of) ?? ExitCode.paused
+    }
+
+    private static func show(_ job: JobRecord, _ context: CommandContext) {
+        if context.json {
+            context.console.json(JobDescription.json(job))
+        } else {
+            context.console.out(JobDescription.detail(job, stateDirArgument: context.stateDirectoryArgument))
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import JobEngine
+
+/// Every job kind this program runs.
+public enum MediaJobKinds {
+    /// Registers every job kind on `scheduler`.
+    public static func register(on scheduler: JobScheduler) throws {
+        try scheduler.register(SelfTestJob())
+    }
+}

@@ -1,0 +1,164 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. ``SQLiteJobStore`` serialises every use under its lock, which is
+/// what makes the unchecked `Sendable` sound.
+final class SQLiteDatabase: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// The database file.
+    let path: String
+
+    /// Opens (creating if needed) the database at `path`, in WAL mode with full sync, foreign
+    /// keys on, and a busy timeout so that other processes' writes are waited for.
+    init(path: String) throws {
+        var pointer: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard let pointer, code == SQLITE_OK else {
+            let detail = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(pointer)
+            throw SQLiteError(code: code, detail: detail, context: "opening \(path)")
+        }
+        handle = pointer
+        self.path = path
+        sqlite3_busy_timeout(handle, 10_000)
+        try execute("PRAGMA journal_mode = WAL")
+        try execute("PRAGMA synchronous = FULL")
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs statements that return nothing of interest.
+    func execute(_ sql: String) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql)
+    }
+
+    /// Prepares one statement.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql)
+        return SQLiteStatement(statement!, database: self, sql: sql)
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, rolled back if it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Throws ``SQLiteError`` with SQLite's message unless `code` is OK, ROW or DONE.
+    func check(_ code: Int32, _ context: String) throws {
+        guard code != SQLITE_OK, code != SQLITE_ROW, code != SQLITE_DONE else { return }
+        throw SQLiteError(code: code, detail: String(cString: sqlite3_errmsg(handle)), context: context)
+    }
+}
+
+/// One prepared statement; finalised when released.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private let database: SQLiteDatabase
+    private let sql: String
+
+    /// Makes SQLite copy bound text and blobs at once.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    fileprivate init(_ handle: OpaquePointer, database: SQLiteDatabase, sql: String) {
+        self.handle = handle
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds values to `?1`, `?2`, … in order.
+    @discardableResult
+    func bind(_ values: [SQLiteValue]) throws -> SQLiteStatement {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
+            case .real(let number): code = sqlite3_bind_double(handle, index, number)
+            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, Self.transient)
+            case .blob(let data):
+                code = data.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+                }
+            }
+            try database.check(code, sql)
+        }
+        return self
+    }
+
+    /// Runs the statement to completion.
+    func run(_ values: [SQLiteValue] = []) throws {
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Runs the statement and reads each row with `read`.
+    func rows<T>(_ values: [SQLiteValue] = [], _ read: (SQLiteRow) throws -> T) throws -> [T] {
+        try bind(values)
+        var result: [T] = []
+        while try step() { result.append(try read(SQLiteRow(handle: handle))) }
+        return result
+    }
+
+    private func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        try database.check(code, sql)
+        return code == SQLITE_ROW
+    }
+}
+
+/// A value bound to a statement.
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    /// Text, or NULL for `nil`.
+    static func optional(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
+}
+
+/// The current row of a stepping statement; columns by position.
+struct SQLiteRow {
+    fileprivate let handle: OpaquePointer
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func real(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+        return String(cString: pointer)
+    }
+
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    func blob(_ column: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer = sqlite3_column_blob(handle, column), count > 0 else { return Data() }
+        return Data(bytes: pointer, count: count)
+    }
+}

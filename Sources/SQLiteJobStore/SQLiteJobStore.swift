@@ -1,0 +1,217 @@
+import Foundation
+import JobEngine
+import TaskContract
+
+/// The embedded ``JobStore``: one SQLite database in WAL mode, shared by every process that
+/// uses the same state folder. Each method is one transaction.
+public final class SQLiteJobStore: JobStore {
+    private let connection: SQLiteDatabase
+    private let lock = NSLock()
+    /// The database file.
+    public let path: String
+
+    /// Opens or creates the store at `path` and brings its schema up to date.
+    /// - Throws: ``SQLiteError`` when the file cannot be opened or is damaged or too new.
+    public convenience init(path: String) throws {
+        try self.init(path: path, schemaVersion: SQLiteSchema.latest)
+    }
+
+    /// Opens the store at an older schema version (for migration tests).
+    init(path: String, schemaVersion: Int) throws {
+        let database = try SQLiteDatabase(path: path)
+        try SQLiteSchema.migrate(database, to: schemaVersion)
+        self.connection = database
+        self.path = path
+    }
+
+    /// The schema version of the open database.
+    public var schemaVersion: Int {
+        get throws { try read { try SQLiteSchema.userVersion($0) } }
+    }
+
+    /// Runs SQLite's `PRAGMA integrity_check`; `["ok"]` when the file is sound.
+    public func integrityCheck() throws -> [String] {
+        try read { try $0.prepare("PRAGMA integrity_check").rows([]) { $0.text(0) } }
+    }
+
+    public func insert(_ job: JobRecord, chunks: [PlannedChunk]) throws -> JobRecord {
+        try write { database in
+            let sequence = try Self.nextQueueSequence(database)
+            var job = job
+            job.queueSequence = sequence
+            try database.prepare("""
+                INSERT INTO jobs (id, identifier, kind, request, spec, work_key, destination, workspace, overwrite,
+                    parallelism, state, failure, rejection, message, progress, queue_seq, created_at, updated_at,
+                    heartbeat_at, owner_pid)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, NULL, ?19)
+                """).run(try JobRow.values(for: job))
+            let insertChunk = try database.prepare("INSERT INTO chunks (job_id, idx, plan) VALUES (?1, ?2, ?3)")
+            for (index, chunk) in chunks.enumerated() {
+                try insertChunk.run([.text(job.id.rawValue), .integer(Int64(index)), .blob(try JobRow.encode(chunk))])
+            }
+            try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]), to: database)
+            return job
+        }
+    }
+
+    public func job(_ id: JobID) throws -> JobRecord? {
+        try read { try $0.prepare("SELECT \(JobRow.columns) FROM jobs WHERE id = ?1").rows([.text(id.rawValue)], JobRow.record).first }
+    }
+
+    public func jobs() throws -> [JobRecord] {
+        try read { try $0.prepare("SELECT \(JobRow.columns) FROM jobs ORDER BY queue_seq").rows([], JobRow.record) }
+    }
+
+    public func unfinishedJob(workKey: String) throws -> JobRecord? {
+        try read { database in
+            try database.prepare("""
+                SELECT \(JobRow.columns) FROM jobs
+                WHERE work_key = ?1 AND state NOT IN ('completed', 'discarded', 'rejected')
+                ORDER BY queue_seq LIMIT 1
+                """).rows([.text(workKey)], JobRow.record).first
+        }
+    }
+
+    public func chunks(of id: JobID) throws -> [ChunkRecord] {
+        try read { database in
+            try database.prepare("SELECT idx, plan, done, cost_s, executor FROM chunks WHERE job_id = ?1 ORDER BY idx")
+                .rows([.text(id.rawValue)]) { row in
+                    ChunkRecord(index: Int(row.integer(0)), plan: try JobRow.decode(PlannedChunk.self, row.blob(1)),
+                                isDone: row.integer(2) != 0, costSeconds: row.isNull(3) ? nil : row.real(3),
+                                executor: row.optionalText(4))
+                }
+        }
+    }
+
+    public func checkpoint(_ checkpoint: Checkpoint) throws {
+        try write { database in
+            let id = JobID.text(checkpoint.jobID)
+            let first = try database.prepare("SELECT COUNT(*) FROM chunks WHERE job_id = ?1 AND done = 1")
+                .rows([id]) { $0.integer(0) }.first == 0
+            let now = Date().timeIntervalSince1970
+            try database.prepare("""
+                UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2
+                """).run([id, .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
+                          .optional(checkpoint.executor), .real(now)])
+            try database.prepare("UPDATE jobs SET progress = ?2, updated_at = ?3 WHERE id = ?1")
+                .run([id, .blob(try JobRow.encode(checkpoint.progress)), .real(now)])
+            try Self.learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)],
+                           kind: checkpoint.kind, in: database)
+            if first { try Self.append(JournalEntry(jobID: checkpoint.jobID, event: .progressFirst), to: database) }
+            try Self.append(JournalEntry(jobID: checkpoint.jobID, event: .checkpoint, detail: [
+                "chunk": String(checkpoint.chunkIndex),
+                "fraction": String(format: "%.4f", checkpoint.progress.fraction),
+            ]), to: database)
+        }
+    }
+
+    public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
+        try write { database in
+            let key = JobID.text(id)
+            let now = Date().timeIntervalSince1970
+            if change.state == .queued {
+                try database.prepare("UPDATE jobs SET queue_seq = ?2 WHERE id = ?1 AND state <> 'queued'")
+                    .run([key, .integer(try Self.nextQueueSequence(database))])
+            }
+            try database.prepare("""
+                UPDATE jobs SET state = ?2, failure = ?3, rejection = ?4, message = ?5, updated_at = ?6,
+                    owner_pid = COALESCE(?7, owner_pid) WHERE id = ?1
+                """).run([key, .text(change.state.rawValue), .optional(change.failure?.rawValue),
+                          .optional(change.rejection?.rawValue), .optional(change.message), .real(now),
+                          change.ownerPID.map { .integer(Int64($0)) } ?? .null])
+            if let progress = change.progress {
+                try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([key, .blob(try JobRow.encode(progress))])
+                if change.state == .completed, let kind = try Self.kind(of: id, in: database) {
+                    try Self.learn(progress.costs.estimates, kind: kind, in: database)
+                }
+            }
+            if change.clearsCancel {
+                try database.prepare("DELETE FROM cancel_requests WHERE job_id = ?1").run([key])
+            }
+            if let event { try Self.append(event, to: database) }
+        }
+    }
+
+    public func heartbeat(_ id: JobID, at date: Date) throws {
+        try write { try $0.prepare("UPDATE jobs SET heartbeat_at = ?2 WHERE id = ?1").run([.text(id.rawValue), .real(date.timeIntervalSince1970)]) }
+    }
+
+    public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
+        try write { database in
+            try database.prepare("UPDATE chunks SET done = 0, cost_s = NULL, executor = NULL, done_at = NULL WHERE job_id = ?1")
+                .run([.text(id.rawValue)])
+            try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([.text(id.rawValue), .blob(try JobRow.encode(progress))])
+        }
+    }
+
+    public func requestCancel(_ id: JobID) throws {
+        try write { try $0.prepare("INSERT OR IGNORE INTO cancel_requests (job_id, requested_at) VALUES (?1, ?2)")
+            .run([.text(id.rawValue), .real(Date().timeIntervalSince1970)]) }
+    }
+
+    public func isCancelRequested(_ id: JobID) throws -> Bool {
+        try read { try $0.prepare("SELECT 1 FROM cancel_requests WHERE job_id = ?1").rows([.text(id.rawValue)]) { _ in true }.isEmpty == false }
+    }
+
+    public func costHistory(kind: String) throws -> [Stage: Double] {
+        try read { database in
+            let pairs = try database.prepare("SELECT stage, seconds FROM cost_history WHERE kind = ?1")
+                .rows([.text(kind)]) { (Stage(rawValue: $0.text(0)), $0.real(1)) }
+            return Dictionary(pairs) { _, last in last }
+        }
+    }
+
+    public func journal(of id: JobID) throws -> [JournalEntry] {
+        try read { database in
+            try database.prepare("SELECT at, event, detail FROM journal WHERE job_id = ?1 ORDER BY seq").rows([.text(id.rawValue)]) { row in
+                JournalEntry(jobID: id, at: Date(timeIntervalSince1970: row.real(0)),
+                             event: JournalEntry.Event(rawValue: row.text(1)) ?? .checkpoint,
+                             detail: try JobRow.decode([String: String].self, Data(row.text(2).utf8)))
+            }
+        }
+    }
+
+    public func append(_ entry: JournalEntry) throws {
+        try write { try Self.append(entry, to: $0) }
+    }
+
+    // MARK: - Helpers
+
+    private func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+
+    private func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+        try read { database in try database.transaction { try body(database) } }
+    }
+
+    private static func append(_ entry: JournalEntry, to database: SQLiteDatabase) throws {
+        try database.prepare("INSERT INTO journal (job_id, at, event, detail) VALUES (?1, ?2, ?3, ?4)")
+            .run([.text(entry.jobID.rawValue), .real(entry.at.timeIntervalSince1970), .text(entry.event.rawValue),
+                  .text(String(decoding: try JobRow.encode(entry.detail), as: UTF8.self))])
+    }
+
+    private static func learn(_ estimates: [Stage: Double], kind: String, in database: SQLiteDatabase) throws {
+        let upsert = try database.prepare("""
+            INSERT INTO cost_history (kind, stage, seconds, updated_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (kind, stage) DO UPDATE SET seconds = excluded.seconds, updated_at = excluded.updated_at
+            """)
+        for (stage, seconds) in estimates {
+            try upsert.run([.text(kind), .text(stage.rawValue), .real(seconds), .real(Date().timeIntervalSince1970)])
+        }
+    }
+
+    private static func kind(of id: JobID, in database: SQLiteDatabase) throws -> String? {
+        try database.prepare("SELECT kind FROM jobs WHERE id = ?1").rows([.text(id.rawValue)]) { $0.text(0) }.first
+    }
+
+    private static func nextQueueSequence(_ database: SQLiteDatabase) throws -> Int64 {
+        try database.prepare("SELECT COALESCE(MAX(queue_seq), 0) + 1 FROM jobs").rows { $0.integer(0) }.first ?? 1
+    }
+}
+
+extension JobID {
+    fileprivate static func text(_ id: JobID) -> SQLiteValue { .text(id.rawValue) }
+}

@@ -1,0 +1,88 @@
+/// The job store's schema, as an ordered list of migrations. The database's `user_version`
+/// says how many have run; opening a store runs the rest, each in its own transaction.
+enum SQLiteSchema {
+    /// Version 1: jobs, their chunks, and the lifecycle journal.
+    /// Version 2: learned unit costs per job kind, and cancel requests between processes.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE jobs (
+            id TEXT PRIMARY KEY,
+            identifier TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            request BLOB NOT NULL,
+            spec BLOB NOT NULL,
+            work_key TEXT NOT NULL,
+            destination TEXT NOT NULL,
+            workspace TEXT NOT NULL,
+            overwrite INTEGER NOT NULL,
+            parallelism INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            failure TEXT,
+            rejection TEXT,
+            message TEXT,
+            progress BLOB NOT NULL,
+            queue_seq INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            heartbeat_at REAL,
+            owner_pid INTEGER
+        );
+        CREATE INDEX jobs_by_work_key ON jobs(work_key);
+        CREATE TABLE chunks (
+            job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            plan BLOB NOT NULL,
+            done INTEGER NOT NULL DEFAULT 0,
+            cost_s REAL,
+            executor TEXT,
+            done_at REAL,
+            PRIMARY KEY (job_id, idx)
+        );
+        CREATE TABLE journal (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            job_id TEXT NOT NULL,
+            at REAL NOT NULL,
+            event TEXT NOT NULL,
+            detail TEXT NOT NULL
+        );
+        CREATE INDEX journal_by_job ON journal(job_id, seq);
+        """,
+        """
+        CREATE TABLE cost_history (
+            kind TEXT NOT NULL,
+            stage TEXT NOT NULL,
+            seconds REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (kind, stage)
+        );
+        CREATE TABLE cancel_requests (
+            job_id TEXT PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+            requested_at REAL NOT NULL
+        );
+        """,
+    ]
+
+    /// The newest schema version.
+    static var latest: Int { migrations.count }
+
+    /// Brings the database up to `version` (default: the newest).
+    /// - Throws: ``SQLiteError`` when the database is newer than this program knows.
+    static func migrate(_ database: SQLiteDatabase, to version: Int = latest) throws {
+        let current = try userVersion(database)
+        guard current <= latest else {
+            throw SQLiteError(code: 1, detail: "schema version \(current) is newer than this mediajob (\(latest))",
+                              context: "opening \(database.path); upgrade mediajob")
+        }
+        for next in current..<max(current, version) {
+            try database.transaction {
+                try database.execute(migrations[next])
+                try database.execute("PRAGMA user_version = \(next + 1)")
+            }
+        }
+    }
+
+    /// The schema version the database is at.
+    static func userVersion(_ database: SQLiteDatabase) throws -> Int {
+        Int(try database.prepare("PRAGMA user_version").rows { $0.integer(0) }.first ?? 0)
+    }
+}
