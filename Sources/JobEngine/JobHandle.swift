@@ -2,8 +2,8 @@ import TaskContract
 
 /// A job this process owns: its record as submitted or resumed, and its task.
 ///
-/// Holding the handle holds the job's lock, so no other process can run, resume or discard the
-/// job meanwhile. Pass it to ``JobScheduler/run(_:)``.
+/// The handle holds the job's lock from submission (or resume) until ``JobScheduler/run(_:)``
+/// returns, so no other process can run, resume or discard the job meanwhile.
 public final class JobHandle: Sendable {
     /// The job as it was when this process took it.
     public let record: JobRecord

@@ -1,25 +1,34 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// An advisory `flock` on a file: held while a process owns a job, or while it admits jobs.
 ///
 /// The kernel drops the lock when the process dies, however it dies, so a lock that can be taken
 /// proves its last owner is gone. That is how a job whose process vanished is told apart from
 /// one still running, across processes and without trusting clocks.
-public final class JobLock: @unchecked Sendable {
-    // The descriptor is immutable after init and only closed in deinit.
-    private let descriptor: Int32
+public final class JobLock: Sendable {
+    private let descriptor: Mutex<Int32?>
     /// The lock file.
     public let url: URL
 
     private init(descriptor: Int32, url: URL) {
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
         self.url = url
     }
 
     deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        release()
+    }
+
+    /// Lets the lock go; later calls do nothing.
+    public func release() {
+        descriptor.withLock { descriptor in
+            guard let fd = descriptor else { return }
+            flock(fd, LOCK_UN)
+            close(fd)
+            descriptor = nil
+        }
     }
 
     /// Takes the lock if nobody holds it.

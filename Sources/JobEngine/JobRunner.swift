@@ -102,12 +102,15 @@ struct JobRunner {
                 switch finished.result {
                 case .success(let executor):
                     guard failure == nil else { continue }
-                    tracker.chunkDone(finished.chunk.index, stage: finished.chunk.plan.stage, cost: finished.cost,
-                                      elapsed: (ContinuousClock.now - start).seconds)
+                    // The tracker moves only once the checkpoint holding its new snapshot is durable.
+                    var next = tracker
+                    next.chunkDone(finished.chunk.index, stage: finished.chunk.plan.stage, cost: finished.cost,
+                                   elapsed: (ContinuousClock.now - start).seconds)
                     do {
                         try store.checkpoint(Checkpoint(
                             jobID: record.id, chunkIndex: finished.chunk.index, stage: finished.chunk.plan.stage,
-                            kind: record.kind, costSeconds: finished.cost, executor: executor, progress: tracker.snapshot))
+                            kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next.snapshot))
+                        tracker = next
                         task.publish(tracker.snapshot)
                     } catch {
                         failure = error

@@ -141,6 +141,7 @@ public final class JobScheduler: Sendable {
                                   journal: JournalEntry(jobID: id, event: .ended, detail: ["outcome": "failed"]))
             outcome = .failed(error.failureCategory)
         }
+        handle.lock.release()
         task.setTaskCompleted(outcome)
         return outcome
     }
