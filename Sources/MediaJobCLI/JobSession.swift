@@ -9,8 +9,19 @@ struct JobSession {
     let context: CommandContext
     let scheduler: JobScheduler
 
-    /// Handles a submission: runs a new job, or reports that the same work already exists.
-    func run(_ submission: Submission) async throws -> Int32 {
+    /// Submits work and handles the outcome: runs a new job, reports that the same work already
+    /// exists, or, with `--json`, reports a rejection as the last event before rethrowing it.
+    func run(submitting submit: () throws -> Submission) async throws -> Int32 {
+        let submission: Submission
+        do {
+            submission = try submit()
+        } catch SchedulerError.rejected(let id, let reason, let message) {
+            if context.json {
+                context.console.json(["event": "rejected", "job_id": id.rawValue, "outcome": "rejected",
+                                      "reason": reason.rawValue, "message": message])
+            }
+            throw SchedulerError.rejected(id, reason, message)
+        }
         switch submission {
         case .created(let handle):
             return await run(handle, verb: "Starting")

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+import Testing
+
+@Suite struct InterruptionTests {
+    @Test func sigintPausesWithExit75AndResumeCompletes() throws {
+        let fixture = CLIFixture()
+        let job = try fixture.start("selftest", fixture.selftest(units: 10, unitMilliseconds: 40))
+        let first = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
+        job.send(SIGINT)
+        let stopped = job.finish()
+        #expect(stopped.status == 75)
+        #expect(stopped.stderr.contains("Resume with: mediajob resume"))
+        #expect(stopped.events.last?[string: "outcome"] == "paused")
+        let id = try #require(first[string: "job_id"])
+        #expect(try fixture.status(id)[string: "state"] == "paused")
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("result.json")))
+
+        let resumed = try fixture.run("resume", [id, "--json"])
+        #expect(resumed.status == 0)
+        let fractions = resumed.events.compactMap { $0[string: "event"] == "progress" ? $0[number: "fraction"] : nil }
+        #expect((fractions.first ?? 0) >= (first[number: "fraction"] ?? 1), "a resumed job starts where it stopped")
+        let result = try fixture.result()
+        #expect(result.committed == Array(0..<10))
+        #expect(result.executions.values.reduce(0, +) <= 11, "at most the unit in flight ran twice")
+    }
+
+    @Test func aSecondSigintStopsAtOnceAndTheJobStaysResumable() throws {
+        let fixture = CLIFixture()
+        let job = try fixture.start("selftest", fixture.selftest(units: 10, unitMilliseconds: 40))
+        let first = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
+        job.send(SIGINT)
+        job.send(SIGINT)
+        #expect(job.finish().status == 75)
+        let id = try #require(first[string: "job_id"])
+        #expect(try fixture.status(id)[string: "state"] == "paused")
+        #expect(try fixture.run("resume", [id]).status == 0)
+        #expect(try fixture.result().committed == Array(0..<10))
+    }
+
+    @Test func sigkillAtRandomMomentsThenResumeCommitsEveryUnitExactlyOnce() throws {
+        var random = SplitMix64(seed: 20261129)
+        for trial in 0..<20 {
+            let fixture = CLIFixture()
+            let units = 12
+            let job = try fixture.start("selftest", fixture.selftest(units: units, unitMilliseconds: 15))
+            let submitted = try #require(job.waitForEvent { $0[string: "event"] == "submitted" })
+            let id = try #require(submitted[string: "job_id"])
+            usleep(UInt32.random(in: 0...350_000, using: &random))
+            job.send(SIGKILL)
+            let killed = job.finish()
+            let state = try fixture.status(id)[string: "state"]
+            if killed.status == 0 {
+                #expect(state == "completed", "trial \(trial)")
+            } else {
+                #expect(state == "interrupted", "trial \(trial): a killed job shows as interrupted")
+                #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("result.json")), "trial \(trial)")
+                #expect(try fixture.run("resume", [id]).status == 0, "trial \(trial)")
+            }
+            let result = try fixture.result()
+            #expect(result.committed == Array(0..<units), "trial \(trial)")
+            #expect(result.executions.values.reduce(0, +) <= units + 1, "trial \(trial): at most one unit redone")
+            #expect(try fixture.store().integrityCheck() == ["ok"])
+        }
+    }
+
+    @Test func aProgressEventIsNeverAheadOfTheStore() throws {
+        let fixture = CLIFixture()
+        let job = try fixture.start("selftest", fixture.selftest(units: 10, unitMilliseconds: 10))
+        let third = try #require(job.waitForEvent { $0[string: "event"] == "progress" && $0[number: "units_done"] == 3 })
+        job.send(SIGSTOP)
+        let id = try #require(third[string: "job_id"])
+        let store = try fixture.store()
+        let stored = try #require(try store.jobs().first { $0.id.rawValue == id })
+        #expect(stored.progress.unitsDone >= 3)
+        #expect(stored.progress.fraction >= third[number: "fraction"] ?? 2)
+        #expect(try store.chunks(of: stored.id).filter(\.isDone).count >= 3)
+        job.send(SIGKILL)
+        _ = job.finish()
+        #expect(try fixture.run("resume", [id]).status == 0)
+    }
+
+    @Test func cancelFromAnotherProcessPausesTheJob() throws {
+        let fixture = CLIFixture()
+        let job = try fixture.start("selftest", fixture.selftest(units: 20, unitMilliseconds: 40))
+        let first = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
+        let id = try #require(first[string: "job_id"])
+        let cancel = try fixture.run("cancel", [String(id.prefix(8))])
+        #expect(cancel.status == 0)
+        #expect(cancel.stdout.contains("is paused"))
+        #expect(job.finish().status == 75)
+        #expect(try fixture.status(id)[string: "state"] == "paused")
+    }
+}
+
+/// A small, seeded random number generator, so random trials are repeatable.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
