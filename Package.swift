@@ -29,6 +29,7 @@ let package = Package(
         .testTarget(name: "TaskContractTests", dependencies: ["TaskContract"]),
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit"]),
         .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit"]),
+        .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
         .testTarget(name: "MediaJobCLITests", dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,7 @@ public final class SQLiteJobStore: JobStore {
     /// The database file.
     public let path: String
 
-    /// Opens or creates the store at `path` and brings its schema up to date.
+    /// Opens or creates the store at `path` (and its folder) and brings its schema up to date.
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is damaged or too new.
     public convenience init(path: String) throws {
         try self.init(path: path, schemaVersion: SQLiteSchema.latest)
@@ -18,6 +18,7 @@ public final class SQLiteJobStore: JobStore {
 
     /// Opens the store at an older schema version (for migration tests).
     init(path: String, schemaVersion: Int) throws {
+        try DurableFiles.makeDirectory(URL(fileURLWithPath: path).deletingLastPathComponent())
         let database = try SQLiteDatabase(path: path)
         try SQLiteSchema.migrate(database, to: schemaVersion)
         self.connection = database
