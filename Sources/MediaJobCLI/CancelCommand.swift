@@ -9,12 +9,14 @@ enum CancelCommand: Command {
         The request goes through the job store, so it reaches the job wherever it runs on this
         machine. The job finishes or abandons the chunk in hand, keeps its last checkpoint, and
         ends paused; resume it later with `mediajob resume JOB`. Waits until the job has
-        stopped unless --no-wait is given.
+        stopped unless --no-wait is given; with --json, then prints the job as `status --json` does.
 
         Example:
           mediajob cancel 1a2b3c4d
         """
-    static let options: [OptionSpec] = [.flag("no-wait", "return as soon as the request is recorded"), CommonOptions.stateDir]
+    static let options: [OptionSpec] = [
+        .flag("no-wait", "return as soon as the request is recorded"), CommonOptions.stateDir, CommonOptions.json,
+    ]
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let scheduler = try context.openScheduler()
@@ -26,6 +28,10 @@ enum CancelCommand: Command {
         while current.state.isLive {
             try await Task.sleep(for: .milliseconds(100))
             current = try scheduler.job(matching: job.id.rawValue)
+        }
+        if context.json {
+            context.console.json(JobDescription.json(current))
+            return ExitCode.completed
         }
         context.console.out("Job \(job.id.short) is \(current.state.rawValue) at \(JobDescription.percent(current.progress.fraction)).")
         if let next = JobDescription.nextStep(current, stateDirArgument: context.stateDirectoryArgument) {

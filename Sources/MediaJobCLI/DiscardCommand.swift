@@ -12,13 +12,17 @@ enum DiscardCommand: Command {
         Example:
           mediajob discard 1a2b3c4d
         """
-    static let options = [CommonOptions.stateDir]
+    static let options = [CommonOptions.stateDir, CommonOptions.json]
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let scheduler = try context.openScheduler()
         let job = try context.namedJob(in: scheduler)
         try scheduler.discard(job.id)
-        context.console.out("Discarded job \(job.id.short) and its partial work.")
+        if context.json {
+            context.console.json(["event": "discarded", "job_id": job.id.rawValue, "outcome": "discarded"])
+        } else {
+            context.console.out("Discarded job \(job.id.short) and its partial work.")
+        }
         return ExitCode.completed
     }
 }

@@ -80,6 +80,17 @@ import Testing
         #expect(try fixture.run("resume", [id]).status == 0)
     }
 
+    @Test func statusWatchFollowsARunningJobAndExitsWithItsOutcome() throws {
+        let fixture = CLIFixture()
+        let job = try fixture.start("selftest", fixture.selftest(units: 8, unitMilliseconds: 20))
+        let first = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
+        let watch = try fixture.run("status", [try #require(first[string: "job_id"]), "--watch", "--json"])
+        #expect(watch.status == 0)
+        #expect(watch.events.last?[string: "state"] == "completed")
+        #expect(watch.events.contains { $0[string: "state"] == "running" })
+        #expect(job.finish().status == 0)
+    }
+
     @Test func cancelFromAnotherProcessPausesTheJob() throws {
         let fixture = CLIFixture()
         let job = try fixture.start("selftest", fixture.selftest(units: 20, unitMilliseconds: 40))
