@@ -19,7 +19,7 @@ public struct HostProbe: Sendable {
         HostReport(cpu: cpu(), memory: memory(), disk: disk(at: diskPath), thermal: thermal())
     }
 
-    /// CPUs: online, allowed by affinity, and the cgroup quota.
+    /// CPUs: online, allowed by affinity, and the tightest cgroup quota.
     public func cpu() -> HostReport.CPU {
         let online = readText("sys/devices/system/cpu/online").map(Self.countCPUList) ?? ProcessInfo.processInfo.processorCount
         let allowed = readText("proc/self/status").flatMap { status in
@@ -27,17 +27,20 @@ public struct HostProbe: Sendable {
                 .first { $0.hasPrefix("Cpus_allowed_list:") }
                 .map { Self.countCPUList(String($0.dropFirst("Cpus_allowed_list:".count))) }
         } ?? online
-        var quota: Double?
-        if let text = readText("sys/fs/cgroup/cpu.max") {
-            let fields = text.split(separator: " ")
-            if fields.count == 2, let limit = Double(fields[0]), let period = Double(fields[1]), period > 0 {
-                quota = limit / period
+        let quotas = cgroupFolders(controller: "cpu").compactMap { folder -> Double? in
+            if let fields = readText("\(folder)/cpu.max")?.split(separator: " "), fields.count == 2,
+               let limit = Double(fields[0]), let period = Double(fields[1]), period > 0 {
+                return limit / period
             }
+            guard let limit = readText("\(folder)/cpu.cfs_quota_us").flatMap(Double.init), limit > 0,
+                  let period = readText("\(folder)/cpu.cfs_period_us").flatMap(Double.init), period > 0 else { return nil }
+            return limit / period
         }
+        let quota = quotas.min()
         return HostReport.CPU(online: online, affinity: allowed, cgroupQuota: quota)
     }
 
-    /// Memory: total and available from `/proc/meminfo`, and the cgroup limit and use.
+    /// Memory: total and available from `/proc/meminfo`, and the tightest cgroup limit and use.
     public func memory() -> HostReport.Memory {
         var fields: [String: UInt64] = [:]
         for line in (readText("proc/meminfo") ?? "").split(separator: "\n") {
@@ -45,8 +48,13 @@ public struct HostProbe: Sendable {
             guard parts.count == 2, let kib = UInt64(parts[1].split(separator: " ").first ?? "") else { continue }
             fields[String(parts[0])] = kib * 1024
         }
-        let limit = readText("sys/fs/cgroup/memory.max").flatMap { UInt64($0) }
-        let used = readText("sys/fs/cgroup/memory.current").flatMap { UInt64($0) }
+        let folders = cgroupFolders(controller: "memory")
+        let limit = folders.compactMap { folder in
+            (readText("\(folder)/memory.max") ?? readText("\(folder)/memory.limit_in_bytes")).flatMap { UInt64($0) }
+        }.filter { $0 < 1 << 62 }.min() // cgroup v1 spells "no limit" as a huge number
+        let used = folders.lazy.compactMap { folder in
+            (readText("\(folder)/memory.current") ?? readText("\(folder)/memory.usage_in_bytes")).flatMap { UInt64($0) }
+        }.first
         return HostReport.Memory(
             totalBytes: fields["MemTotal"] ?? 0,
             availableBytes: fields["MemAvailable"] ?? 0,
@@ -89,6 +97,32 @@ public struct HostProbe: Sendable {
             readings.append(HostReport.Thermal.Zone(name: zone, celsius: milli / 1000, trips: trips))
         }
         return HostReport.Thermal(zones: readings)
+    }
+
+    /// The cgroup folders that bound this process for `controller`: its own first, then each parent
+    /// up to the root, since a limit set on any of them applies. Reads `/proc/self/cgroup` for both
+    /// cgroup v2 (`0::/path`) and v1 (`4:memory:/path`); without it, the v2 root alone.
+    func cgroupFolders(controller: String) -> [String] {
+        var folders: [String] = []
+        for line in (readText("proc/self/cgroup") ?? "").split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            let base: String
+            if fields[0] == "0", fields[1].isEmpty {
+                base = "sys/fs/cgroup"
+            } else if fields[1].split(separator: ",").contains(Substring(controller)) {
+                base = "sys/fs/cgroup/\(fields[1])"
+            } else {
+                continue
+            }
+            var path = String(fields[2]).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            while true {
+                folders.append(path.isEmpty ? base : "\(base)/\(path)")
+                guard !path.isEmpty else { break }
+                path = (path as NSString).deletingLastPathComponent
+            }
+        }
+        return folders.isEmpty ? ["sys/fs/cgroup"] : folders
     }
 
     private func url(_ relative: String) -> URL {

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Glibc
 
 /// One SQLite connection. ``SQLiteJobStore`` serialises every use under its lock, which is
 /// what makes the unchecked `Sendable` sound.
@@ -22,7 +23,7 @@ final class SQLiteDatabase: @unchecked Sendable {
         handle = pointer
         self.path = path
         sqlite3_busy_timeout(handle, 10_000)
-        try execute("PRAGMA journal_mode = WAL")
+        try switchToWAL()
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
     }
@@ -31,9 +32,24 @@ final class SQLiteDatabase: @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
-    /// Runs statements that return nothing of interest.
-    func execute(_ sql: String) throws {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql)
+    /// Runs statements that return nothing of interest; `context` names them in errors.
+    func execute(_ sql: String, context: String? = nil) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), context ?? sql)
+    }
+
+    /// Turns on write-ahead logging. Switching needs a moment alone with the file, and SQLite
+    /// does not wait for it through the busy timeout, so a process that opens a new store while
+    /// another does retries for up to ten seconds.
+    private func switchToWAL() throws {
+        var attempts = 0
+        while true {
+            let code = sqlite3_exec(handle, "PRAGMA journal_mode = WAL", nil, nil, nil)
+            guard code == SQLITE_BUSY || code == SQLITE_LOCKED, attempts < 1000 else {
+                return try check(code, "switching \(path) to write-ahead logging")
+            }
+            attempts += 1
+            usleep(10_000)
+        }
     }
 
     /// Prepares one statement.
@@ -44,11 +60,11 @@ final class SQLiteDatabase: @unchecked Sendable {
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, rolled back if it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+    func transaction<T>(context: String = "writing the job store", _ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE", context: context)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute("COMMIT", context: context)
             return result
         } catch {
             try? execute("ROLLBACK")

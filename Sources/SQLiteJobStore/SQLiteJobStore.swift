@@ -94,6 +94,10 @@ public final class SQLiteJobStore: JobStore {
                 UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2
                 """).run([id, .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
                           .optional(checkpoint.executor), .real(now)])
+            guard database.changes == 1 else {
+                throw SQLiteError(code: 1, detail: "no chunk \(checkpoint.chunkIndex) in job \(checkpoint.jobID)",
+                                  context: "recording a checkpoint")
+            }
             try database.prepare("UPDATE jobs SET progress = ?2, updated_at = ?3 WHERE id = ?1")
                 .run([id, .blob(try JobRow.encode(checkpoint.progress)), .real(now)])
             try Self.learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)],
@@ -120,6 +124,9 @@ public final class SQLiteJobStore: JobStore {
                 """).run([key, .text(change.state.rawValue), .optional(change.failure?.rawValue),
                           .optional(change.rejection?.rawValue), .optional(change.message), .real(now),
                           change.ownerPID.map { .integer(Int64($0)) } ?? .null])
+            guard database.changes == 1 else {
+                throw SQLiteError(code: 1, detail: "no job \(id)", context: "changing a job's state")
+            }
             if let progress = change.progress {
                 try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([key, .blob(try JobRow.encode(progress))])
                 if change.state == .completed, let kind = try Self.kind(of: id, in: database) {

@@ -74,7 +74,9 @@ enum SQLiteSchema {
                               context: "opening \(database.path); upgrade mediajob")
         }
         for next in current..<max(current, version) {
-            try database.transaction {
+            try database.transaction(context: "migrating \(database.path) to schema version \(next + 1)") {
+                // Another process may have migrated since we looked: check again under the write lock.
+                guard try userVersion(database) == next else { return }
                 try database.execute(migrations[next])
                 try database.execute("PRAGMA user_version = \(next + 1)")
             }

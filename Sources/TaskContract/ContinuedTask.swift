@@ -116,8 +116,12 @@ public final class ContinuedTask: Sendable {
         }
     }
 
+    /// Sends `event` to every observer; nothing follows ``TaskEvent/completed(_:)``.
     private func send(_ event: TaskEvent) {
-        let observers = state.withLock { $0.observers }
+        let observers = state.withLock { state -> [@Sendable (TaskEvent) -> Void] in
+            if case .completed = event { return state.observers }
+            return state.outcome == nil ? state.observers : []
+        }
         for observer in observers { observer(event) }
     }
 }

@@ -14,19 +14,27 @@ public struct CostBar: Sendable, Codable, Equatable {
 
     /// A bar at `fraction` (0 for a new job; a resumed job passes its stored fraction).
     public init(fraction: Double = 0) {
-        self.fraction = min(max(fraction, 0), 1)
+        self.fraction = fraction.isFinite ? min(max(fraction, 0), 1) : 0
     }
 
     /// Moves the bar for finished work.
     /// - Parameters:
     ///   - done: the cost of the work that just finished (any unit, ≥ 0).
     ///   - remaining: the estimated cost, in the same unit, of all work still owed (≥ 0).
+    ///   Non-finite costs move nothing.
     public mutating func advance(done: Double, remaining: Double) {
-        guard fraction < Self.cap else { return }
+        guard fraction < Self.cap, done.isFinite, remaining.isFinite else { return }
         let done = max(done, 0), remaining = max(remaining, 0)
         let share = done + remaining > 0 ? done / (done + remaining) : 1
         fraction = min(Self.cap, fraction + (Self.cap - fraction) * share)
     }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(fraction: try container.decode(Double.self, forKey: .fraction))
+    }
+
+    private enum CodingKeys: String, CodingKey { case fraction }
 
     /// Fills the bar: only when nothing is owed any more.
     public mutating func complete() {

@@ -33,6 +33,23 @@ public struct TaskRequest: Sendable, Codable, Equatable {
     }
 }
 
+extension TaskRequest {
+    private enum CodingKeys: String, CodingKey {
+        case identifier, title, subtitle, strategy, requiredResources
+    }
+
+    /// Decodes a request, with the same checks as ``init(identifier:title:subtitle:strategy:requiredResources:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            identifier: try container.decode(TaskIdentifier.self, forKey: .identifier),
+            title: try container.decode(String.self, forKey: .title),
+            subtitle: try container.decode(TaskSubtitle.self, forKey: .subtitle),
+            strategy: try container.decode(SubmissionStrategy.self, forKey: .strategy),
+            requiredResources: try container.decode(TaskResources.self, forKey: .requiredResources))
+    }
+}
+
 /// What happens to a submission that finds no free capacity.
 public enum SubmissionStrategy: String, Sendable, Codable, CaseIterable {
     /// Wait in first-in, first-out order and start as soon as capacity frees.

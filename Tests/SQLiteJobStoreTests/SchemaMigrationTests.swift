@@ -1,0 +1,133 @@
+import CSQLite
+import Foundation
+import Synchronization
+import JobEngine
+@testable import SQLiteJobStore
+import Testing
+import TaskContract
+
+struct SchemaMigrationTests {
+    @Test func newStoreIsAtTheLatestSchema() throws {
+        try withStorePath { path in
+            #expect(SQLiteSchema.latest == 2)
+            for _ in 0..<3 {
+                let store = try SQLiteJobStore(path: path)
+                #expect(try store.schemaVersion == 2)
+            }
+        }
+    }
+
+    @Test func versionOneStoreLacksCostHistoryAndCancelRequests() throws {
+        try withStorePath { path in
+            let store = try SQLiteJobStore(path: path, schemaVersion: 1)
+            let job = try store.insert(try makeJob(), chunks: makeChunks(2))
+            #expect(try store.schemaVersion == 1)
+            #expect(throws: SQLiteError.self) { try store.costHistory(kind: "export") }
+            #expect(throws: SQLiteError.self) { try store.requestCancel(job.id) }
+        }
+    }
+
+    @Test func versionOneStoreMigratesWithItsJobIntact() throws {
+        try withStorePath { path in
+            let original: JobRecord
+            do {
+                let old = try SQLiteJobStore(path: path, schemaVersion: 1)
+                original = try old.insert(try makeJob(), chunks: makeChunks(3))
+            }
+
+            let store = try SQLiteJobStore(path: path)
+            #expect(try store.schemaVersion == 2)
+            let job = try #require(try store.job(original.id))
+            #expect(withDates(of: job, original) == job)
+            #expect(try store.chunks(of: original.id).map(\.plan) == makeChunks(3))
+            #expect(try store.journal(of: original.id).map(\.event) == [.submitted])
+
+            try store.requestCancel(original.id)
+            #expect(try store.isCancelRequested(original.id))
+            var final = job.progress
+            final.costs.observe(7, for: .package)
+            try store.transition(original.id, to: StateChange(state: .completed, progress: final, clearsCancel: true),
+                                 journal: nil)
+            #expect(try store.costHistory(kind: "export") == final.costs.estimates)
+            #expect(try !store.isCancelRequested(original.id))
+            #expect(try store.integrityCheck() == ["ok"])
+        }
+    }
+
+    @Test func openingAtAnOlderVersionNeverDowngrades() throws {
+        try withStorePath { path in
+            _ = try SQLiteJobStore(path: path)
+            let reopened = try SQLiteJobStore(path: path, schemaVersion: 1)
+            #expect(try reopened.schemaVersion == 2)
+        }
+    }
+
+    @Test func storeNewerThanThisProgramIsRefusedWithAnUpgradeHint() throws {
+        try withStorePath { path in
+            _ = try SQLiteJobStore(path: path)
+            try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
+
+            let error = try #require(throws: SQLiteError.self) { try SQLiteJobStore(path: path) }
+            #expect(error.message.contains("upgrade mediajob"))
+            #expect(error.message.contains("99"))
+            #expect(error.category == .internal)
+        }
+    }
+
+    @Test func fileThatIsNotADatabaseIsReportedAsDamaged() throws {
+        try withStorePath { path in
+            try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
+            let error = try #require(throws: SQLiteError.self) { try SQLiteJobStore(path: path) }
+            #expect(error.code & 0xff == SQLITE_NOTADB)
+            #expect(error.message.contains("damaged"))
+        }
+    }
+
+    @Test func errorCategoriesFollowThePrimaryResultCode() {
+        func category(_ code: Int32) -> FailureCategory {
+            SQLiteError(code: code, detail: "", context: "").category
+        }
+        #expect(category(SQLITE_FULL) == .noSpace)
+        #expect(category(SQLITE_IOERR) == .io)
+        #expect(category(SQLITE_IOERR | (3 << 8)) == .io)
+        #expect(category(SQLITE_CANTOPEN) == .io)
+        #expect(category(SQLITE_READONLY) == .io)
+        #expect(category(SQLITE_BUSY) == .resource)
+        #expect(category(SQLITE_LOCKED) == .resource)
+        #expect(category(SQLITE_NOMEM) == .resource)
+        #expect(category(SQLITE_CONSTRAINT) == .internal)
+        #expect(SQLiteError(code: SQLITE_FULL, detail: "", context: "checkpoint").message.contains("no space"))
+    }
+}
+
+struct ConcurrentOpeningTests {
+    @Test func processesOpeningANewStoreAtOnceAllSucceed() throws {
+        for round in 0..<10 {
+            try withStorePath { path in
+                let failures = Mutex<[String]>([])
+                DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                    do {
+                        _ = try SQLiteJobStore(path: path)
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+                #expect(failures.withLock { $0 }.isEmpty, "round \(round)")
+                let version = try SQLiteJobStore(path: path).schemaVersion
+                #expect(version == 2)
+            }
+        }
+    }
+
+    @Test func aCheckpointForAChunkThatDoesNotExistIsAnError() throws {
+        try withStorePath { path in
+            let store = try SQLiteJobStore(path: path)
+            let job = try store.insert(try makeJob(), chunks: makeChunks(2))
+            #expect(throws: SQLiteError.self) {
+                try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 7, stage: .render, kind: "export",
+                                                costSeconds: 1, executor: nil, progress: job.progress))
+            }
+            #expect(try store.journal(of: job.id).allSatisfy { $0.event != .checkpoint }, "nothing was journaled")
+        }
+    }
+}
