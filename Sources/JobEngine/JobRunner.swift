@@ -83,6 +83,8 @@ struct JobRunner {
         return await withTaskGroup(of: ChunkResult.self) { group in
             var inFlight = 0
             while true {
+                // A cancel asked for from another process is seen here, at the boundary, as well as by the watcher.
+                if (try? store.isCancelRequested(record.id)) == true { task.expire() }
                 while inFlight < record.parallelism, failure == nil, !task.isExpired, let chunk = queue.popFirst() {
                     group.addTask {
                         let clock = ContinuousClock()
