@@ -21,7 +21,22 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "SQLiteJobStore", dependencies: ["JobEngine", "CSQLite"]),
-        .target(name: "MediaJobs", dependencies: ["JobEngine"]),
+
+        // C libraries and their bridges: each bridge knows its C module and the task contract only.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(name: "Vips", dependencies: ["CVipsShim", "CVips", "TaskContract"]),
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+        ),
+        .target(name: "CFFmpegShim", dependencies: ["CFFmpeg"]),
+        .target(name: "FFmpeg", dependencies: ["CFFmpegShim", "CFFmpeg", "TaskContract"]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .target(name: "Archive", dependencies: ["CArchive", "TaskContract"]),
+
+        .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive"]),
         .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore"]),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
@@ -29,6 +44,10 @@ let package = Package(
         .testTarget(name: "TaskContractTests", dependencies: ["TaskContract"]),
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit"]),
         .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit"]),
+        .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit"]),
+        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit"]),
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
+        .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
         .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
         .testTarget(name: "MediaJobCLITests", dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit"]),
     ],

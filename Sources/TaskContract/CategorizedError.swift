@@ -1,5 +1,3 @@
-import TaskContract
-
 /// An error that knows which ``FailureCategory`` it belongs to and how to explain itself to the
 /// person who ran the job.
 ///
