@@ -72,13 +72,16 @@ struct JobRunner {
         return .completed
     }
 
-    /// Runs the owed chunks, up to `parallelism` at once, checkpointing each as it lands.
-    /// - Returns: the first error, or `nil` when every chunk ran or the job was asked to stop.
+    /// Runs the owed chunks, up to `parallelism` at once, checkpointing each as it lands. A chunk
+    /// that throws ``ItemFailure`` does not stop the others; the bad items are reported together.
+    /// - Returns: the first error (or the item failures), or `nil` when every chunk ran or the job
+    ///   was asked to stop.
     private func runChunks(
         _ owed: [ChunkRecord], context: JobContext, tracker: inout ProgressTracker, start: ContinuousClock.Instant
     ) async -> (any Error)? {
         var queue = owed[...]
         var failure: (any Error)?
+        var itemFailures: [ItemFailure] = []
         let kind = self.kind, spec = record.spec
         return await withTaskGroup(of: ChunkResult.self) { group in
             var inFlight = 0
@@ -120,11 +123,17 @@ struct JobRunner {
                     }
                 case .failure(let error as JobStopped):
                     _ = error
+                case .failure(let error as ItemFailure):
+                    itemFailures.append(error)
+                    try? store.append(JournalEntry(jobID: record.id, event: .checkpoint, detail: [
+                        "chunk": String(finished.chunk.index), "item_failed": error.message,
+                    ]))
                 case .failure(let error):
                     if failure == nil { failure = error }
                     group.cancelAll()
                 }
             }
+            if failure == nil, !itemFailures.isEmpty, !task.isExpired { failure = ItemFailures(failures: itemFailures) }
             return failure
         }
     }

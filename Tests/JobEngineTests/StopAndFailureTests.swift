@@ -75,3 +75,25 @@ import Testing
         #expect(try fixture.store.isCancelRequested(handle.id) == false, "the request is cleared once acted on")
     }
 }
+
+@Suite struct ItemFailureTests {
+    @Test func badItemsDoNotStopTheOthersAndTheJobListsThemThenResumeRetriesOnlyThem() async throws {
+        let broken = Mutex<Set<Int>>([1, 3])
+        let fixture = try EngineFixture { index, _ in
+            if broken.withLock({ $0.contains(index) }) {
+                throw ItemFailure(item: "item \(index)", reason: "is corrupt")
+            }
+        }
+        let handle = try fixture.submit(fixture.spec(units: 5))
+        #expect(await fixture.scheduler.run(handle) == .failed(.invalidInput))
+        let job = try #require(try fixture.store.job(handle.id))
+        #expect(job.message?.contains("2 items could not be processed: item 1: is corrupt; item 3: is corrupt") == true)
+        #expect(try fixture.store.chunks(of: handle.id).filter(\.isDone).map(\.index) == [0, 2, 4])
+        #expect(fixture.result() == nil)
+
+        broken.withLock { $0 = [] }
+        #expect(await fixture.scheduler.run(try fixture.scheduler.resume(handle.id)) == .completed)
+        #expect(fixture.job.log.starts == [0: 1, 1: 2, 2: 1, 3: 2, 4: 1])
+        #expect(fixture.result() == ScriptedJob.expectedResult(units: 5))
+    }
+}

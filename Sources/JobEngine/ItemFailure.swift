@@ -1,0 +1,32 @@
+import TaskContract
+
+/// Thrown by a chunk whose item is bad (a corrupt photo, a missing file): the other chunks go
+/// on, the chunk is not recorded done, and the job ends failed, listing every bad item; resume
+/// tries those items again.
+public struct ItemFailure: CategorizedError, Equatable {
+    /// The item, in the person's words (for example `assets[2] (beach.jpg)`).
+    public var item: String
+    /// What is wrong with it and what to do.
+    public var reason: String
+
+    public init(item: String, reason: String) {
+        self.item = item
+        self.reason = reason
+    }
+
+    public var category: FailureCategory { .invalidInput }
+    public var message: String { "\(item): \(reason)" }
+}
+
+/// The job's chunks all ran, but some items were bad.
+public struct ItemFailures: CategorizedError, Equatable {
+    public var failures: [ItemFailure]
+
+    public var category: FailureCategory { .invalidInput }
+
+    public var message: String {
+        let count = failures.count == 1 ? "1 item" : "\(failures.count) items"
+        return "\(count) could not be processed: " + failures.map(\.message).joined(separator: "; ")
+            + ". The rest is kept; fix or remove them and resume, or run again with --skip-bad"
+    }
+}
