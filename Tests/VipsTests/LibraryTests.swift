@@ -1,0 +1,25 @@
+import Testing
+import Vips
+
+@Suite struct LibraryTests {
+    init() throws {
+        try VipsTestSupport.start()
+    }
+
+    @Test func initialisingAgainIsHarmless() throws {
+        try Vips.initialize()
+        try Vips.initialize(temporaryDirectory: "/nonexistent-ignored-after-the-first-call")
+        #expect(try TestImages.gradient(width: 2, height: 2).width == 2)
+    }
+
+    @Test func theVersionIsLibvipsEight() {
+        #expect(Vips.version.hasPrefix("8."))
+    }
+
+    @Test func jpegPNGAndWebPCanAlwaysBeWritten() {
+        #expect(ImageFormat.available.contains(.jpeg))
+        #expect(ImageFormat.available.contains(.png))
+        #expect(ImageFormat.available.contains(.webp))
+        #expect(ImageFormat.allCases.map(\.fileExtension) == ["jpg", "webp", "avif", "png"])
+    }
+}
