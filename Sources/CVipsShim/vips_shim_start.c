@@ -27,7 +27,11 @@ int shim_operation_is_blocked(const char *nickname) {
 }
 
 const char *shim_find_loader(const char *filename) {
-    return vips_foreign_find_load(filename);
+    // vips_foreign_find_load answers with a type name ("VipsForeignLoadPngFile").
+    const char *type_name = vips_foreign_find_load(filename);
+    if (!type_name)
+        return NULL;
+    return vips_nickname_find(g_type_from_name(type_name));
 }
 
 int shim_open(const char *loader, const char *filename, int sequential, VipsImage **out) {

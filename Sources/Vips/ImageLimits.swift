@@ -10,6 +10,12 @@ public struct ImageLimits: Sendable, Codable, Equatable {
         self.maxPixels = maxPixels
     }
 
+    /// Decodes limits, taking the default for any missing field so manifests may omit it.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        maxPixels = try container.decodeIfPresent(Int.self, forKey: .maxPixels) ?? ImageLimits().maxPixels
+    }
+
     /// Throws ``VipsError/Kind/tooManyPixels(width:height:limit:)`` when the header's size is
     /// above the limit.
     func check(width: Int, height: Int, path: String) throws {

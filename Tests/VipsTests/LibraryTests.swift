@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Vips
 
@@ -21,5 +22,12 @@ import Vips
         #expect(ImageFormat.available.contains(.png))
         #expect(ImageFormat.available.contains(.webp))
         #expect(ImageFormat.allCases.map(\.fileExtension) == ["jpg", "webp", "avif", "png"])
+    }
+
+    @Test func limitsDecodeWithTheDefaultWhenTheFieldIsMissing() throws {
+        let defaulted = try JSONDecoder().decode(ImageLimits.self, from: Data("{}".utf8))
+        #expect(defaulted.maxPixels == 268_402_689)
+        let given = try JSONDecoder().decode(ImageLimits.self, from: Data(#"{"maxPixels": 1000}"#.utf8))
+        #expect(given.maxPixels == 1000)
     }
 }
