@@ -1,1 +1,113 @@
+#ifndef MEDIAJOB_VIPS_SHIM_H
+#define MEDIAJOB_VIPS_SHIM_H
+
+// Fixed-arity wrappers over libvips for Swift, which cannot call C variadic functions such as
+// vips_thumbnail(..., NULL) nor use C macros such as VIPS_INIT. Every function that returns int
+// returns 0 on success and -1 on failure, with libvips' error buffer holding the reason.
+
+#include <stddef.h>
 #include <vips/vips.h>
+
+// MARK: - Start-up and loaders
+
+/// VIPS_INIT as a function.
+int shim_vips_init(const char *argv0);
+
+/// Blocks untrusted loaders (SVG, PDF, ...) and caps the operation cache.
+void shim_vips_configure(size_t cache_max_mem, int cache_max_ops, int cache_max_files);
+
+/// Whether an operation with this nickname exists in this libvips (for example "heifsave").
+int shim_operation_exists(const char *nickname);
+
+/// Whether the operation with this nickname is blocked by vips_block_untrusted_set().
+int shim_operation_is_blocked(const char *nickname);
+
+/// The nickname of the loader that recognises the file by its content, or NULL.
+const char *shim_find_loader(const char *filename);
+
+/// Opens a file with the given loader without the operation cache, so a replaced file is read
+/// again. Reads the header only; pixels are decoded when the image is evaluated.
+/// `sequential`: VIPS_ACCESS_SEQUENTIAL instead of VIPS_ACCESS_RANDOM. Fails on any decode error.
+int shim_open(const char *loader, const char *filename, int sequential, VipsImage **out);
+
+/// The loader recorded in the image's "vips-loader" metadata, or NULL. Owned by the image.
+const char *shim_loader_name(VipsImage *image);
+
+/// Shrink-on-load thumbnail: longest side `size`, never enlarged, EXIF-rotated, fails on decode
+/// errors.
+int shim_thumbnail(const char *filename, int size, VipsImage **out);
+
+/// A copy of 8-bit interleaved pixels; sRGB for 3 or 4 bands, B_W for 1 or 2.
+int shim_from_memory(const void *data, size_t size, int width, int height, int bands, VipsImage **out);
+
+// MARK: - Operations
+
+int shim_autorot(VipsImage *in, VipsImage **out);
+int shim_copy_memory(VipsImage *in, VipsImage **out);
+int shim_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
+/// Rotates clockwise by quarter_turns * 90 degrees; quarter_turns must be 1, 2 or 3.
+int shim_rotate(VipsImage *in, VipsImage **out, int quarter_turns);
+/// vips_resize with the Lanczos3 kernel and separate horizontal and vertical scales.
+int shim_resize_lanczos3(VipsImage *in, VipsImage **out, double hscale, double vscale);
+int shim_premultiply(VipsImage *in, VipsImage **out);
+int shim_unpremultiply(VipsImage *in, VipsImage **out);
+/// Casts to a VipsBandFormat, clipping values to its range.
+int shim_cast(VipsImage *in, VipsImage **out, int format);
+int shim_rint(VipsImage *in, VipsImage **out);
+int shim_extract_bands(VipsImage *in, VipsImage **out, int first, int count);
+int shim_bandjoin2(VipsImage *left, VipsImage *right, VipsImage **out);
+/// out = a * in + b on every band.
+int shim_linear1(VipsImage *in, VipsImage **out, double a, double b);
+/// Multiplies each pixel by a rows x columns matrix given row by row.
+int shim_recombine(VipsImage *in, VipsImage **out, const double *matrix, int rows, int columns);
+int shim_flatten(VipsImage *in, VipsImage **out, const double *background, int count);
+int shim_colourspace_srgb(VipsImage *in, VipsImage **out);
+/// Places the image in the centre of a width x height canvas of the background colour.
+int shim_embed_centre(VipsImage *in, VipsImage **out, int width, int height, const double *background, int count);
+int shim_arrayjoin(VipsImage **in, int n, VipsImage **out, int across, int spacing,
+                   const double *background, int count);
+int shim_subtract(VipsImage *left, VipsImage *right, VipsImage **out);
+int shim_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
+int shim_avg(VipsImage *in, double *out);
+
+// MARK: - Output
+
+/// Output formats, in the order of the Swift ImageFormat cases.
+typedef enum {
+    SHIM_FORMAT_JPEG = 0,
+    SHIM_FORMAT_WEBP = 1,
+    SHIM_FORMAT_AVIF = 2,
+    SHIM_FORMAT_PNG = 3,
+} ShimFormat;
+
+/// Saves with metadata stripped; `quality` applies to JPEG, WebP and AVIF, PNG uses compression 6.
+int shim_save_file(VipsImage *in, ShimFormat format, const char *filename, int quality);
+/// As shim_save_file, into a buffer the caller frees with g_free.
+int shim_save_buffer(VipsImage *in, ShimFormat format, void **buffer, size_t *length, int quality);
+/// Writes the pixels to a buffer the caller frees with g_free; NULL on failure.
+void *shim_write_to_memory(VipsImage *in, size_t *length);
+
+// MARK: - Stopping an evaluation
+
+/// Asked during evaluation; nonzero means stop now.
+typedef int (*shim_should_stop_fn)(void *context);
+
+/// Watches evaluations of one image.
+typedef struct ShimStopWatch ShimStopWatch;
+
+/// A new image that shares `in`'s pixels but no other image's signals: a private place to watch.
+VipsImage *shim_private_view(VipsImage *in);
+
+/// Asks `should_stop` before and during every evaluation of `image` and kills the evaluation
+/// when it answers nonzero. `image` must be a private view.
+ShimStopWatch *shim_stop_watch_attach(VipsImage *image, shim_should_stop_fn should_stop, void *context);
+
+/// Disconnects and frees the watch; returns whether a stop was requested.
+int shim_stop_watch_detach(ShimStopWatch *watch);
+
+// MARK: - Errors
+
+/// Takes libvips' error buffer: a copy the caller frees with g_free; the buffer is cleared.
+char *shim_error_take(void);
+
+#endif

@@ -1,0 +1,84 @@
+// Start-up, loaders and images made from files or memory.
+#include "vips_shim.h"
+
+int shim_vips_init(const char *argv0) {
+    return VIPS_INIT(argv0);
+}
+
+void shim_vips_configure(size_t cache_max_mem, int cache_max_ops, int cache_max_files) {
+    vips_block_untrusted_set(TRUE);
+    vips_cache_set_max_mem(cache_max_mem);
+    vips_cache_set_max(cache_max_ops);
+    vips_cache_set_max_files(cache_max_files);
+}
+
+int shim_operation_exists(const char *nickname) {
+    return vips_type_find("VipsOperation", nickname) != 0;
+}
+
+int shim_operation_is_blocked(const char *nickname) {
+    GType type = vips_type_find("VipsOperation", nickname);
+    if (!type)
+        return 0;
+    gpointer klass = g_type_class_ref(type);
+    int blocked = (VIPS_OPERATION_CLASS(klass)->flags & VIPS_OPERATION_BLOCKED) != 0;
+    g_type_class_unref(klass);
+    return blocked;
+}
+
+const char *shim_find_loader(const char *filename) {
+    // vips_foreign_find_load answers with a type name ("VipsForeignLoadPngFile").
+    const char *type_name = vips_foreign_find_load(filename);
+    if (!type_name)
+        return NULL;
+    return vips_nickname_find(g_type_from_name(type_name));
+}
+
+int shim_open(const char *loader, const char *filename, int sequential, VipsImage **out) {
+    // Built directly rather than through vips_cache_operation_buildp: a cached load would hand
+    // back the old pixels of a file that has since been replaced at the same path.
+    VipsOperation *operation = vips_operation_new(loader);
+    if (!operation)
+        return -1;
+    VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+    if (vips_object_set(VIPS_OBJECT(operation),
+            "filename", filename,
+            "access", access,
+            "fail_on", VIPS_FAIL_ON_ERROR,
+            NULL) ||
+        vips_object_build(VIPS_OBJECT(operation))) {
+        vips_object_unref_outputs(VIPS_OBJECT(operation));
+        g_object_unref(operation);
+        return -1;
+    }
+    g_object_get(operation, "out", out, NULL);
+    vips_object_unref_outputs(VIPS_OBJECT(operation));
+    g_object_unref(operation);
+    return 0;
+}
+
+const char *shim_loader_name(VipsImage *image) {
+    const char *name = NULL;
+    if (vips_image_get_typeof(image, "vips-loader") &&
+        vips_image_get_string(image, "vips-loader", &name) == 0)
+        return name;
+    return NULL;
+}
+
+int shim_thumbnail(const char *filename, int size, VipsImage **out) {
+    return vips_thumbnail(filename, out, size,
+        "height", size,
+        "size", VIPS_SIZE_DOWN,
+        "fail_on", VIPS_FAIL_ON_ERROR,
+        NULL);
+}
+
+int shim_from_memory(const void *data, size_t size, int width, int height, int bands, VipsImage **out) {
+    VipsImage *raw = vips_image_new_from_memory_copy(data, size, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (!raw)
+        return -1;
+    VipsInterpretation interpretation = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+    int result = vips_copy(raw, out, "interpretation", interpretation, NULL);
+    g_object_unref(raw);
+    return result;
+}

@@ -1,0 +1,46 @@
+import CVips
+import CVipsShim
+
+extension VipsImage {
+    /// A contact sheet: the images in rows of `columns`, each centred in a `cell` × `cell`
+    /// square, `spacing` pixels apart, on `background`.
+    ///
+    /// Each image is converted to 8-bit sRGB, flattened onto `background` if it has alpha, and
+    /// scaled down to fit its cell if larger (thumbnails made with ``thumbnail(_:size:limits:)``
+    /// at `cell` already fit). The last row is padded with `background`. The result is three-band
+    /// sRGB, `min(columns, count)` cells wide.
+    ///
+    /// - Parameters:
+    ///   - images: At least one image.
+    ///   - columns: Cells per row, at least 1.
+    ///   - cell: The side of each square cell in pixels, at least 1.
+    ///   - spacing: Pixels between cells, at least 0.
+    ///   - background: One value (grey) or three (R, G, B), 0…255.
+    /// - Throws: ``VipsError/Kind/invalidArgument`` for an empty list or out-of-range sizes.
+    public static func grid(
+        _ images: [VipsImage], columns: Int, cell: Int, spacing: Int, background: [Double]
+    ) throws -> VipsImage {
+        guard !images.isEmpty, columns >= 1, cell >= 1, spacing >= 0, background.count == 1 || background.count == 3
+        else {
+            throw VipsError(.invalidArgument, path: nil,
+                            reason: "a contact sheet needs at least one image, 1 or more columns, a cell of 1 or "
+                                + "more pixels, spacing of 0 or more and a background of 1 or 3 values")
+        }
+        let cells = try images.map { image in
+            try image.toSRGB8()
+                .flattened(background: background)
+                .resize(maxWidth: cell, maxHeight: cell)
+                .embeddedInCentre(width: cell, height: cell, background: background)
+        }
+        var pointers: [ImagePointer?] = cells.map(\.pointer)
+        var output: ImagePointer?
+        let status = withExtendedLifetime(cells) {
+            background.withUnsafeBufferPointer { colour in
+                shim_arrayjoin(&pointers, Int32(pointers.count), &output, Int32(min(columns, cells.count)),
+                               Int32(spacing), colour.baseAddress, Int32(colour.count))
+            }
+        }
+        try VipsError.check(status) { VipsError(.other, path: nil, libraryMessage: $0) }
+        return VipsImage(owning: output!, sourcePath: nil)
+    }
+}

@@ -1,0 +1,74 @@
+import CVips
+import CVipsShim
+
+/// Single libvips operations the public edits are built from.
+extension VipsImage {
+    func cast(to format: VipsBandFormat) throws -> VipsImage {
+        if vips_image_get_format(pointer) == format { return self }
+        return try derive { shim_cast($0, $1, Int32(format.rawValue)) }
+    }
+
+    func rint() throws -> VipsImage {
+        try derive { shim_rint($0, $1) }
+    }
+
+    func extractBands(first: Int, count: Int) throws -> VipsImage {
+        try derive { shim_extract_bands($0, $1, Int32(first), Int32(count)) }
+    }
+
+    func joiningBands(_ other: VipsImage) throws -> VipsImage {
+        try withExtendedLifetime(other) {
+            try derive { shim_bandjoin2($0, other.pointer, $1) }
+        }
+    }
+
+    /// `a × v + b` on every band, as float.
+    func linear(_ a: Double, _ b: Double) throws -> VipsImage {
+        try derive { shim_linear1($0, $1, a, b) }
+    }
+
+    /// Each pixel multiplied by a matrix given row by row, as float.
+    func recombined(_ matrix: [Double], rows: Int, columns: Int) throws -> VipsImage {
+        try matrix.withUnsafeBufferPointer { values in
+            try derive { shim_recombine($0, $1, values.baseAddress, Int32(rows), Int32(columns)) }
+        }
+    }
+
+    func premultiplied() throws -> VipsImage {
+        try derive { shim_premultiply($0, $1) }
+    }
+
+    func unpremultiplied() throws -> VipsImage {
+        try derive { shim_unpremultiply($0, $1) }
+    }
+
+    func subtracting(_ other: VipsImage) throws -> VipsImage {
+        try withExtendedLifetime(other) {
+            try derive { shim_subtract($0, other.pointer, $1) }
+        }
+    }
+
+    func multiplying(_ other: VipsImage) throws -> VipsImage {
+        try withExtendedLifetime(other) {
+            try derive { shim_multiply($0, other.pointer, $1) }
+        }
+    }
+
+    /// Centres the image on a `width` × `height` canvas of `background`.
+    func embeddedInCentre(width: Int, height: Int, background: [Double]) throws -> VipsImage {
+        try background.withUnsafeBufferPointer { colour in
+            try derive {
+                shim_embed_centre($0, $1, Int32(width), Int32(height), colour.baseAddress, Int32(colour.count))
+            }
+        }
+    }
+
+    /// The mean of all samples; computes the pixels.
+    func average() throws -> Double {
+        var mean = 0.0
+        try VipsError.check(shim_avg(pointer, &mean)) {
+            VipsError.evaluation(libraryMessage: $0, stopRequested: false, source: sourcePath, destination: nil)
+        }
+        return mean
+    }
+}
