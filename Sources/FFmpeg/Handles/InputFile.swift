@@ -28,9 +28,7 @@ final class InputFile {
         av_dict_set(&options, "format_whitelist", limits.formats, 0)
         if strict { av_dict_set(&options, "err_detect", "explode", 0) }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        // Without a scheme FFmpeg picks the protocol from the path; "file:" keeps names with colons local.
-        let url = path.hasPrefix("/") || !path.contains(":") ? path : "file:" + path
-        let code = avformat_open_input(&opened, url, nil, &options)
+        let code = avformat_open_input(&opened, fileURL(path), nil, &options)
         guard code >= 0, let opened else {
             // avformat_open_input frees the context on failure.
             var error = FFmpegError(code: code, operation: "avformat_open_input", path: path,

@@ -19,7 +19,7 @@ final class OutputFile {
         self.path = path
         self.stop = stop
         var context: UnsafeMutablePointer<AVFormatContext>?
-        let code = avformat_alloc_output_context2(&context, nil, format, path)
+        let code = avformat_alloc_output_context2(&context, nil, format, fileURL(path))
         guard code >= 0, let context else {
             throw FFmpegError(.invalidRequest, operation: "avformat_alloc_output_context2", path: path, code: code,
                               reason: "no container for this file name; use .mp4, .m4a or .mka")
@@ -27,6 +27,8 @@ final class OutputFile {
         pointer = context
         pointer.pointee.flags |= AVFMT_FLAG_BITEXACT
         pointer.pointee.interrupt_callback = stop.interruptCallback
+        // Muxers that reopen their output (MP4's faststart pass) may use local files only.
+        pointer.pointee.protocol_whitelist = av_strdup("file")
     }
 
     deinit {
@@ -78,8 +80,7 @@ final class OutputFile {
         defer { av_dict_free(&ioOptions) }
         av_dict_set(&ioOptions, "protocol_whitelist", "file", 0)
         var callback = stop.interruptCallback
-        let url = path.hasPrefix("/") || !path.contains(":") ? path : "file:" + path
-        try check(avio_open2(&pointer.pointee.pb, url, shim_AVIO_FLAG_WRITE(), &callback, &ioOptions), "avio_open2",
+        try check(avio_open2(&pointer.pointee.pb, fileURL(path), shim_AVIO_FLAG_WRITE(), &callback, &ioOptions), "avio_open2",
                   path: path, kind: .writeFailed, stop: stop)
         isOpen = true
         var muxerOptions: OpaquePointer?

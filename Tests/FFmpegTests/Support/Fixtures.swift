@@ -9,7 +9,11 @@ final class Fixtures: Sendable {
     /// The fixtures, made on first use.
     static let shared: Fixtures = {
         FFmpeg.initialize()
-        do { return try Fixtures() } catch { fatalError("cannot make fixtures: \(error)") }
+        let fixtures: Fixtures
+        do { fixtures = try Fixtures() } catch { fatalError("cannot make fixtures: \(error)") }
+        // A static is never released, so its folder is removed when the test process exits.
+        atexit { try? FileManager.default.removeItem(at: Fixtures.shared.folder.url) }
+        return fixtures
     }()
 
     private let folder = TemporaryDirectory()
@@ -60,5 +64,20 @@ final class Fixtures: Sendable {
         let path = scratch.path(name)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return (scratch, path)
+    }
+}
+
+extension Fixtures {
+    /// Copies the first `fraction` of `path`'s bytes to `name` in `folder`, as a cut-short download would.
+    func truncated(_ path: String, fraction: Double, as name: String, in folder: TemporaryDirectory) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let target = folder.path(name)
+        try data.prefix(Int(Double(data.count) * fraction)).write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
+    /// Reads a whole file.
+    func bytes(_ path: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path))
     }
 }
