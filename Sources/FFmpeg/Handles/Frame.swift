@@ -20,6 +20,18 @@ final class Frame {
         try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer", path: path, kind: .encodeFailed)
     }
 
+    /// Allocates an audio frame with its own buffers for `samples` samples.
+    convenience init(samples: Int32, format: AVSampleFormat, layout: UnsafePointer<AVChannelLayout>, rate: Int32,
+                     path: String) throws(FFmpegError) {
+        self.init()
+        pointer.pointee.nb_samples = samples
+        pointer.pointee.format = format.rawValue
+        pointer.pointee.sample_rate = rate
+        try check(av_channel_layout_copy(&pointer.pointee.ch_layout, layout), "av_channel_layout_copy", path: path,
+                  kind: .encodeFailed)
+        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer", path: path, kind: .encodeFailed)
+    }
+
     deinit {
         var frame: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&frame)
