@@ -155,3 +155,22 @@ import Testing
         #expect(error.message.contains("/dev/full"))
     }
 }
+
+@Suite struct OtherEncoderTests {
+    let fixtures = Fixtures.shared
+
+    @Test(arguments: ["libx265", "libsvtav1"].filter(FFmpeg.hasEncoder))
+    func otherEncodersAreReproducibleAndJoinable(codec: String) throws {
+        let scratch = fixtures.scratch()
+        let encoding = VideoEncoding(codec: codec, crf: 35, preset: "ultrafast")
+        let a = scratch.path("a.mp4"), b = scratch.path("b.mp4"), c = scratch.path("c.mp4")
+        for path in [a, b] {
+            #expect(try SegmentEncoder.encode(source: fixtures.clip, from: 1, to: 1.4, encoding: encoding, output: path) == 10)
+        }
+        #expect(try SHA256Hasher.hex(ofFile: a) == SHA256Hasher.hex(ofFile: b))
+        try SegmentEncoder.encode(source: fixtures.clip, from: 2, to: 2.4, encoding: encoding, output: c)
+        let joined = scratch.path("joined.mp4")
+        try SegmentJoiner.join(segments: [a, c], audio: nil, output: joined)
+        #expect(try MediaVerifier.verify(joined).frames == 20)
+    }
+}

@@ -39,8 +39,13 @@ extension CodecContext {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "crf", String(encoding.crf), 0)
         switch encoding.codec {
-        case "libx264", "libx265":
+        case "libx264":
             av_dict_set(&options, "preset", encoding.preset, 0)
+        case "libx265":
+            // x265 prints to stderr and sizes its own thread pool unless told otherwise.
+            let threads = max(1, encoding.threads)
+            av_dict_set(&options, "preset", encoding.preset, 0)
+            av_dict_set(&options, "x265-params", "log-level=error:pools=\(threads):frame-threads=\(threads)", 0)
         case "libsvtav1":
             av_dict_set(&options, "preset", String(svtPreset(encoding.preset)), 0)
         case "libaom-av1":

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CFFmpegShim
+import Glibc
 
 /// The FFmpeg libraries as a whole: one-time set-up and what this build can do.
 ///
@@ -9,10 +10,13 @@ public enum FFmpeg {
         // Nothing is printed: errors reach the caller as ``FFmpegError`` values carrying the last
         // message FFmpeg logged on the failing thread. Set MEDIAJOB_FFMPEG_LOG to also print it.
         shim_install_log_capture(AV_LOG_ERROR)
+        // SVT-AV1 logs on its own, at info level unless its variable says otherwise.
+        setenv("SVT_LOG", "1", 0)
     }()
 
     /// Sets the libraries up for this process: logging at error level, captured rather than
-    /// printed, so that errors can quote it. Idempotent and safe to call from any thread.
+    /// printed, so that errors can quote it (and `SVT_LOG=1`, errors only, unless already set).
+    /// Idempotent and safe to call from any thread.
     public static func initialize() {
         _ = initialized
     }
