@@ -74,25 +74,54 @@ void shim_set_interrupt(AVFormatContext *context, int (*callback)(void *), void 
 
 // MARK: - Pixels
 
+// Written per pixel size with plain stores: the package's debug builds compile this at -O0.
+#define ROTATE_LOOP(BPP)                                                                        \
+    for (int y = 0; y < height; y++) {                                                          \
+        const uint8_t *in = source + (ptrdiff_t)y * source_stride;                               \
+        uint8_t *out;                                                                            \
+        ptrdiff_t step;                                                                          \
+        switch (turns) {                                                                         \
+        case 1: out = destination + (ptrdiff_t)(height - 1 - y) * BPP;                           \
+                step = destination_stride; break;                                                \
+        case 2: out = destination + (ptrdiff_t)(height - 1 - y) * destination_stride             \
+                      + (ptrdiff_t)(width - 1) * BPP;                                            \
+                step = -BPP; break;                                                              \
+        case 3: out = destination + (ptrdiff_t)(width - 1) * destination_stride + (ptrdiff_t)y * BPP; \
+                step = -(ptrdiff_t)destination_stride; break;                                    \
+        default: out = destination + (ptrdiff_t)y * destination_stride; step = BPP; break;       \
+        }                                                                                        \
+        for (int x = 0; x < width; x++, in += BPP, out += step) {                                \
+            out[0] = in[0];                                                                      \
+            if (BPP == 3) { out[1] = in[1]; out[2] = in[2]; }                                    \
+        }                                                                                        \
+    }
+
 void shim_rotate_plane(const uint8_t *source, int source_stride, int width, int height,
                        int bytes_per_pixel, uint8_t *destination, int destination_stride,
                        int quarter_turns) {
     int turns = ((quarter_turns % 4) + 4) % 4;
-    for (int y = 0; y < height; y++) {
-        const uint8_t *row = source + (ptrdiff_t)y * source_stride;
-        for (int x = 0; x < width; x++) {
-            int dx, dy;
-            switch (turns) {
-            case 1: dx = height - 1 - y; dy = x; break;              // clockwise
-            case 2: dx = width - 1 - x; dy = height - 1 - y; break;
-            case 3: dx = y; dy = width - 1 - x; break;               // counterclockwise
-            default: dx = x; dy = y; break;
+    if (bytes_per_pixel == 1) {
+        ROTATE_LOOP(1)
+    } else if (bytes_per_pixel == 3) {
+        ROTATE_LOOP(3)
+    } else {
+        for (int y = 0; y < height; y++) {
+            for (int x = 0; x < width; x++) {
+                int dx, dy;
+                switch (turns) {
+                case 1: dx = height - 1 - y; dy = x; break;
+                case 2: dx = width - 1 - x; dy = height - 1 - y; break;
+                case 3: dx = y; dy = width - 1 - x; break;
+                default: dx = x; dy = y; break;
+                }
+                memcpy(destination + (ptrdiff_t)dy * destination_stride + (ptrdiff_t)dx * bytes_per_pixel,
+                       source + (ptrdiff_t)y * source_stride + (ptrdiff_t)x * bytes_per_pixel,
+                       (size_t)bytes_per_pixel);
             }
-            memcpy(destination + (ptrdiff_t)dy * destination_stride + (ptrdiff_t)dx * bytes_per_pixel,
-                   row + (ptrdiff_t)x * bytes_per_pixel, (size_t)bytes_per_pixel);
         }
     }
 }
+#undef ROTATE_LOOP
 
 static inline double clamp255(double value) {
     return value < 0.0 ? 0.0 : (value > 255.0 ? 255.0 : value);
@@ -102,24 +131,26 @@ void shim_adjust_rgb24(uint8_t *pixels, int stride, int width, int height,
                        double exposure, double contrast, double saturation) {
     // Exposure and contrast act on each channel alone: one table for all 256 inputs.
     double table[256];
+    uint8_t rounded[256];
     double gain = exp2(exposure);
     for (int v = 0; v < 256; v++) {
         double exposed = clamp255(v * gain);
         table[v] = clamp255((exposed - 128.0) * contrast + 128.0);
+        rounded[v] = (uint8_t)(table[v] + 0.5);  // non-negative: truncation rounds half up
     }
     for (int y = 0; y < height; y++) {
         uint8_t *p = pixels + (ptrdiff_t)y * stride;
-        for (int x = 0; x < width; x++, p += 3) {
+        uint8_t *end = p + (ptrdiff_t)width * 3;
+        if (saturation == 1.0) {
+            for (; p < end; p++) *p = rounded[*p];
+            continue;
+        }
+        for (; p < end; p += 3) {
             double r = table[p[0]], g = table[p[1]], b = table[p[2]];
-            if (saturation != 1.0) {
-                double luma = 0.299 * r + 0.587 * g + 0.114 * b;
-                r = clamp255(luma + (r - luma) * saturation);
-                g = clamp255(luma + (g - luma) * saturation);
-                b = clamp255(luma + (b - luma) * saturation);
-            }
-            p[0] = (uint8_t)floor(r + 0.5);
-            p[1] = (uint8_t)floor(g + 0.5);
-            p[2] = (uint8_t)floor(b + 0.5);
+            double luma = 0.299 * r + 0.587 * g + 0.114 * b;
+            p[0] = (uint8_t)(clamp255(luma + (r - luma) * saturation) + 0.5);
+            p[1] = (uint8_t)(clamp255(luma + (g - luma) * saturation) + 0.5);
+            p[2] = (uint8_t)(clamp255(luma + (b - luma) * saturation) + 0.5);
         }
     }
 }

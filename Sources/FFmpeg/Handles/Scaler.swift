@@ -1,7 +1,7 @@
 import CFFmpegShim
 
-/// An owned `SwsContext` converting pictures of one size and format into another, Lanczos
-/// filtered with accurate rounding; freed with `sws_freeContext`.
+/// An owned `SwsContext` converting pictures of one size and format into another with accurate
+/// rounding, Lanczos filtered when the size changes; freed with `sws_freeContext`.
 final class Scaler {
     private let pointer: OpaquePointer
     let source: (width: Int32, height: Int32, format: AVPixelFormat)
@@ -13,7 +13,9 @@ final class Scaler {
         from source: (width: Int32, height: Int32, format: AVPixelFormat),
         to target: (width: Int32, height: Int32, format: AVPixelFormat), path: String
     ) throws(FFmpegError) {
-        var flags = SWS_LANCZOS | SWS_ACCURATE_RND
+        // Lanczos where the size changes; a format change alone only resamples chroma.
+        let resizes = source.width != target.width || source.height != target.height
+        var flags = (resizes ? SWS_LANCZOS : SWS_BICUBIC) | SWS_ACCURATE_RND
         if target.format == AV_PIX_FMT_RGB24 { flags |= SWS_FULL_CHR_H_INT }
         if source.format == AV_PIX_FMT_RGB24 { flags |= SWS_FULL_CHR_H_INP }
         guard let context = sws_getContext(source.width, source.height, source.format,

@@ -63,9 +63,14 @@ final class FramePipeline {
         return picture
     }
 
-    /// Scales `source` to the size before turning, in the working format.
+    /// Scales `source` to the size before turning, in the working format. A picture that already
+    /// has that size and format is used as it is when the turn, which copies it, follows.
     private func resize(_ source: Frame) throws(FFmpegError) -> Frame {
         let target = (width: Int32(geometry.scaledWidth), height: Int32(geometry.scaledHeight), format: workingFormat)
+        if geometry.quarterTurns != 0, source.width == target.width, source.height == target.height,
+           source.pixelFormat == target.format {
+            return source
+        }
         if scaler == nil || !scaler!.accepts(source) {
             scaler = try Scaler(from: (source.width, source.height, source.pixelFormat), to: target, path: path)
             scaled = try Frame(width: target.width, height: target.height, format: target.format, path: path)
