@@ -35,30 +35,28 @@ extension CodecContext {
         p.pointee.colorspace = colour.pointee.color_space
         p.pointee.color_range = keepsRange ? colour.pointee.color_range : AVCOL_RANGE_MPEG
 
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
-        av_dict_set(&options, "crf", String(encoding.crf), 0)
+        let options = try Options(["crf": String(encoding.crf)], path: path)
         switch encoding.codec {
         case "libx264":
-            av_dict_set(&options, "preset", encoding.preset, 0)
+            try options.set("preset", encoding.preset)
         case "libx265":
             // x265 prints to stderr and sizes its own thread pool unless told otherwise.
             let threads = max(1, encoding.threads)
-            av_dict_set(&options, "preset", encoding.preset, 0)
-            av_dict_set(&options, "x265-params", "log-level=error:pools=\(threads):frame-threads=\(threads)", 0)
+            try options.set("preset", encoding.preset)
+            try options.set("x265-params", "log-level=error:pools=\(threads):frame-threads=\(threads)")
         case "libsvtav1":
-            av_dict_set(&options, "preset", String(svtPreset(encoding.preset)), 0)
+            try options.set("preset", String(svtPreset(encoding.preset)))
         case "libaom-av1":
-            av_dict_set(&options, "cpu-used", String(aomSpeed(encoding.preset)), 0)
-            av_dict_set(&options, "row-mt", "0", 0)
+            try options.set("cpu-used", String(aomSpeed(encoding.preset)))
+            try options.set("row-mt", "0")
         default:
             break
         }
-        try check(avcodec_open2(p, codec, &options), "avcodec_open2 \(encoding.codec)", path: path, kind: .encodeFailed)
-        if av_dict_count(options) > 0 {
-            let unused = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX).map { String(cString: $0.pointee.key) }
+        try check(avcodec_open2(p, codec, &options.pointer), "avcodec_open2 \(encoding.codec)", path: path,
+                  kind: .encodeFailed)
+        if let unused = options.unused.first {
             throw FFmpegError(.encodeFailed, operation: "avcodec_open2 \(encoding.codec)", path: path,
-                              reason: "the encoder does not take the option \(unused ?? "?")")
+                              reason: "the encoder does not take the option \(unused)")
         }
         return context
     }

@@ -22,13 +22,13 @@ final class InputFile {
             fatalError("avformat_alloc_context: out of memory")
         }
         stop.install(on: context)
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
-        av_dict_set(&options, "protocol_whitelist", "file", 0)
-        av_dict_set(&options, "format_whitelist", limits.formats, 0)
-        if strict { av_dict_set(&options, "err_detect", "explode", 0) }
+        // Set on the context itself, not through options, so that they cannot be lost to a
+        // misspelling; avformat_open_input frees them with the context on failure.
+        context.pointee.protocol_whitelist = av_strdup("file")
+        context.pointee.format_whitelist = av_strdup(limits.formats)
+        if strict { context.pointee.error_recognition |= AV_EF_EXPLODE }
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let code = avformat_open_input(&opened, fileURL(path), nil, &options)
+        let code = avformat_open_input(&opened, fileURL(path), nil, nil)
         guard code >= 0, let opened else {
             // avformat_open_input frees the context on failure.
             var error = FFmpegError(code: code, operation: "avformat_open_input", path: path,

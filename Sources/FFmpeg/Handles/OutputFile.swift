@@ -76,18 +76,19 @@ final class OutputFile {
     /// Opens the file and writes the container header.
     /// - Parameter options: muxer options such as `movflags`.
     func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {
-        var ioOptions: OpaquePointer?
-        defer { av_dict_free(&ioOptions) }
-        av_dict_set(&ioOptions, "protocol_whitelist", "file", 0)
+        let ioOptions = try Options(["protocol_whitelist": "file"], path: path)
         var callback = stop.interruptCallback
-        try check(avio_open2(&pointer.pointee.pb, fileURL(path), shim_AVIO_FLAG_WRITE(), &callback, &ioOptions), "avio_open2",
-                  path: path, kind: .writeFailed, stop: stop)
+        try check(avio_open2(&pointer.pointee.pb, fileURL(path), shim_AVIO_FLAG_WRITE(), &callback, &ioOptions.pointer),
+                  "avio_open2", path: path, kind: .writeFailed, stop: stop)
         isOpen = true
-        var muxerOptions: OpaquePointer?
-        defer { av_dict_free(&muxerOptions) }
-        for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&muxerOptions, key, value, 0) }
-        try check(avformat_write_header(pointer, &muxerOptions), "avformat_write_header", path: path,
+        let muxerOptions = try Options(path: path)
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) { try muxerOptions.set(key, value) }
+        try check(avformat_write_header(pointer, &muxerOptions.pointer), "avformat_write_header", path: path,
                   kind: .writeFailed, stop: stop)
+        if let unused = muxerOptions.unused.first {
+            throw FFmpegError(.encodeFailed, operation: "avformat_write_header", path: path,
+                              reason: "the muxer does not take the option \(unused)")
+        }
     }
 
     /// Stream `index`; valid while this object lives.

@@ -132,6 +132,7 @@ public struct FFmpegError: CategorizedError, CustomStringConvertible, Equatable 
         }
     }
 
+    /// The kind, the failed step with its FFmpeg code, and the message.
     public var description: String {
         code == 0 ? "\(kind.rawValue): \(message)" : "\(kind.rawValue) [\(operation) → \(code)]: \(message)"
     }

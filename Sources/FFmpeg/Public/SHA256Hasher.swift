@@ -13,10 +13,16 @@ public final class SHA256Hasher {
         FFmpeg.initialize()
         guard let context = av_sha_alloc() else { fatalError("av_sha_alloc: out of memory") }
         self.context = context
-        av_sha_init(context, 256)
+        restart()
     }
 
     deinit { av_free(UnsafeMutableRawPointer(context)) }
+
+    private func restart() {
+        // av_sha_init fails only for a bit length it does not know; 256 is one it does.
+        let code = av_sha_init(context, 256)
+        precondition(code == 0, "av_sha_init(256) returned \(code)")
+    }
 
     /// Adds `data` to the input.
     public func update(_ data: Data) {
@@ -35,7 +41,7 @@ public final class SHA256Hasher {
     public func finalize() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         av_sha_final(context, &digest)
-        av_sha_init(context, 256)
+        restart()
         return digest.map { byte in
             let text = String(byte, radix: 16)
             return byte < 16 ? "0" + text : text
