@@ -30,6 +30,9 @@ import Testing
         try AudioTrack.extract(source: fixtures.clip, from: 0.5, to: 2.5, mode: .aac(bitrate: 96_000), output: output)
         #expect(try MediaReference.codecs(output) == ["aac"])
         #expect(abs(try MediaReference.streamDuration(output, "a:0") - 2) < 0.01)
+        let info = try MediaProbe.probe(output, scanKeyframes: true)
+        #expect(info.video == nil && info.keyframes.isEmpty)
+        #expect(info.audio == AudioInfo(codecName: "aac", sampleRate: 44100, channels: 1))
         let verified = try MediaVerifier.verify(output)
         #expect(verified.hasAudio && verified.frames == 0)
     }
