@@ -56,8 +56,7 @@ public enum SegmentEncoder {
         let nominalDuration = rate.isValid ? av_rescale_q(1, av_inv_q(rate), timeBase) : 0
         let encoder = try CodecContext.videoEncoder(
             encoding, width: geometry.width, height: geometry.height, timeBase: timeBase, frameRate: rate,
-            aspect: geometry.quarterTurns % 2 == 0 ? parameters.pointee.sample_aspect_ratio
-                : av_inv_q(parameters.pointee.sample_aspect_ratio),
+            aspect: pixelAspect(parameters.pointee.sample_aspect_ratio, quarterTurns: geometry.quarterTurns),
             colour: parameters, keepsRange: geometry.cropsNothing && geometry.quarterTurns == 0 && !edit.changesColour,
             globalHeader: muxer.wantsGlobalHeader, path: output)
         let outStream = try muxer.addStream(encoder: encoder)
@@ -93,4 +92,10 @@ public enum SegmentEncoder {
         return written
     }
 
+    /// The pixel aspect ratio after turning: inverted by an odd number of quarter turns; 0:1
+    /// (unknown) stays unknown.
+    private static func pixelAspect(_ aspect: AVRational, quarterTurns: Int) -> AVRational {
+        guard aspect.isValid else { return AVRational(num: 0, den: 1) }
+        return quarterTurns % 2 == 0 ? aspect : av_inv_q(aspect)
+    }
 }
