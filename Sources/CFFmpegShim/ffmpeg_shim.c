@@ -28,10 +28,20 @@ static void capture_log(void *object, int level, const char *format, va_list arg
         av_log_default_callback(object, level, format, copy);
         va_end(copy);
     }
+    // "demuxer: message", without FFmpeg's "[name @ 0xaddress]" prefix, whose address changes
+    // from run to run.
     char line[sizeof last_log];
-    int print_prefix = 1;
-    if (av_log_format_line2(object, level, format, arguments, line, sizeof line, &print_prefix) < 0) return;
-    size_t length = strlen(line);
+    size_t length = 0;
+    AVClass *class = object ? *(AVClass **)object : NULL;
+    if (class && class->item_name) {
+        length = (size_t)snprintf(line, sizeof line, "%s: ", class->item_name(object));
+        if (length >= sizeof line) length = 0;
+    }
+    int print_prefix = 0;
+    if (av_log_format_line2(NULL, level, format, arguments, line + length, sizeof line - length, &print_prefix) < 0) {
+        return;
+    }
+    length = strlen(line);
     while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r' || line[length - 1] == ' ')) {
         line[--length] = '\0';
     }

@@ -3,7 +3,7 @@ import CFFmpegShim
 import Testing
 
 @Suite struct FramePipelineTests {
-    init() { FFmpeg.initialize() }
+    init() { FFmpegTestSetup.ready }
 
     private func pipeline(_ edit: VideoEdit, width: Int, height: Int, output: AVPixelFormat = AV_PIX_FMT_YUV420P)
         throws -> FramePipeline

@@ -4,11 +4,11 @@ import Foundation
 
 /// Small media files made once per test process with the `ffmpeg` tool, shared by all suites.
 ///
-/// Reaching ``shared`` also initialises the FFmpeg bridge, once.
+/// Reaching ``shared`` also initialises the FFmpeg bridge through ``FFmpegTestSetup``.
 final class Fixtures: Sendable {
     /// The fixtures, made on first use.
     static let shared: Fixtures = {
-        FFmpeg.initialize()
+        FFmpegTestSetup.ready
         let fixtures: Fixtures
         do { fixtures = try Fixtures() } catch { fatalError("cannot make fixtures: \(error)") }
         // A static is never released, so its folder is removed when the test process exits.
