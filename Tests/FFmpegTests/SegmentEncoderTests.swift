@@ -22,6 +22,25 @@ import Testing
         #expect(packets.first?.key == true)
     }
 
+    @Test func everyKeyframeRangeOfATransportStreamHoldsItsFrames() throws {
+        let scratch = fixtures.scratch()
+        let info = try MediaProbe.probe(fixtures.transportStream, scanKeyframes: true)
+        #expect(info.keyframes.count == 3)
+        #expect(info.keyframes.first.map { $0 > 1 } == true)
+        var counts: [Int] = []
+        var segments: [String] = []
+        for (index, start) in info.keyframes.enumerated() {
+            let end = index + 1 < info.keyframes.count ? info.keyframes[index + 1] : nil
+            segments.append(scratch.path("\(index).mp4"))
+            counts.append(try SegmentEncoder.encode(source: fixtures.transportStream, from: start, to: end,
+                                                    output: segments[index]))
+        }
+        #expect(counts == [25, 25, 25])
+        let joined = scratch.path("joined.mp4")
+        try SegmentJoiner.join(segments: segments, audio: nil, output: joined)
+        #expect(try MediaReference.psnr(joined, against: fixtures.clip) > 35)
+    }
+
     @Test func anOpenEndedRangeRunsToTheEndOfTheVideo() throws {
         let scratch = fixtures.scratch()
         #expect(try SegmentEncoder.encode(source: fixtures.clip, from: 2, to: nil, output: scratch.path("t.mp4")) == 25)

@@ -96,10 +96,48 @@ final class InputFile {
         return value == shim_AV_NOPTS_VALUE() ? 0 : Double(value) / Double(AV_TIME_BASE)
     }
 
-    /// Seeks `stream` to the last keyframe at or before `time` (in the stream's time base).
+    /// Seeks so that the next packets of `stream` start at a keyframe at or before `time` (in the
+    /// stream's time base), or at the start of the file.
+    ///
+    /// Containers without an index (MPEG-TS) are searched by timestamp and may land after `time`;
+    /// each landing is checked by reading up to the first keyframe, and the seek backs off
+    /// further (1 s, 5 s, 30 s, then the start of the file) until it lands early enough.
     func seek(stream index: Int32, to time: Int64) throws(FFmpegError) {
-        try check(av_seek_frame(pointer, index, time, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path,
-                  kind: .readFailed, stop: stop)
+        let timeBase = stream(index).pointee.time_base
+        let packet = Packet()
+        for backoff in [0.0, 1, 5, 30] {
+            let target = time - timeBase.timestamp(backoff)
+            guard try seekOnce(stream: index, to: target) else { break }
+            var landed: Int64?
+            while try read(into: packet) {
+                guard packet.streamIndex == index, packet.isKeyframe else { continue }
+                landed = packet.time
+                break
+            }
+            if let landed, landed <= time {
+                _ = try seekOnce(stream: index, to: target)
+                return
+            }
+        }
+        try seekToStart(stream: index)
+    }
+
+    /// One `av_seek_frame` to the last keyframe at or before `time`.
+    /// - Returns: `false` when the container cannot seek there.
+    private func seekOnce(stream index: Int32, to time: Int64) throws(FFmpegError) -> Bool {
+        let code = av_seek_frame(pointer, index, time, AVSEEK_FLAG_BACKWARD)
+        if code >= 0 { return true }
+        try stop.check(path: path)
+        return false
+    }
+
+    /// Goes back to the start of the file: to byte 0 where the container allows, else to the
+    /// stream's first timestamp.
+    private func seekToStart(stream index: Int32) throws(FFmpegError) {
+        if av_seek_frame(pointer, -1, 0, AVSEEK_FLAG_BYTE) >= 0 { return }
+        let start = stream(index).pointee.start_time
+        try check(av_seek_frame(pointer, index, start == shim_AV_NOPTS_VALUE() ? 0 : start, AVSEEK_FLAG_BACKWARD),
+                  "av_seek_frame", path: path, kind: .readFailed, stop: stop)
     }
 
     /// Reads the next packet into `packet`.

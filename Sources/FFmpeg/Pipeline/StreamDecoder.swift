@@ -9,6 +9,8 @@ final class StreamDecoder {
     private let packet = Packet()
     private let strict: Bool
     private var draining = false
+    /// Set by a seek: packets before the stream's next keyframe cannot be decoded.
+    private var awaitingKeyframe = false
 
     /// Opens the decoder of stream `streamIndex` of `input`.
     /// - Parameter strict: fail on any damage, in the container or the stream (for verification).
@@ -31,6 +33,7 @@ final class StreamDecoder {
         try input.seek(stream: streamIndex, to: time)
         avcodec_flush_buffers(decoder.pointer)
         draining = false
+        awaitingKeyframe = true
     }
 
     /// Decodes the next frame into `frame`, checking the stop signal before each packet.
@@ -47,6 +50,10 @@ final class StreamDecoder {
                 continue
             }
             guard packet.streamIndex == streamIndex else { continue }
+            if awaitingKeyframe {
+                guard packet.isKeyframe else { continue }
+                awaitingKeyframe = false
+            }
             if strict && packet.isCorrupt {
                 throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: input.path,
                                   code: shim_AVERROR_INVALIDDATA(),

@@ -23,6 +23,9 @@ final class Fixtures: Sendable {
     let clip: String
     /// The same as ``clip`` with the index (moov) at the front.
     let fastStartClip: String
+    /// ``clip`` in MPEG-TS: no index, so seeks search by timestamp, and a timeline that starts
+    /// after 0.
+    let transportStream: String
     /// 3 s of test pattern whose first second is black, video only.
     let blackStart: String
     /// 1 s of one solid colour, 64×64, video only.
@@ -40,6 +43,8 @@ final class Fixtures: Sendable {
         ])
         fastStartClip = folder.path("faststart.mp4")
         try CommandLineTool.ffmpeg(["-i", clip, "-c", "copy", "-movflags", "+faststart", fastStartClip])
+        transportStream = folder.path("clip.ts")
+        try CommandLineTool.ffmpeg(["-i", clip, "-c", "copy", "-f", "mpegts", transportStream])
         blackStart = folder.path("black-start.mp4")
         try CommandLineTool.ffmpeg([
             "-f", "lavfi", "-i",
