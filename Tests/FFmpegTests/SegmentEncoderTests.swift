@@ -191,5 +191,9 @@ import Testing
         let joined = scratch.path("joined.mp4")
         try SegmentJoiner.join(segments: [a, c], audio: nil, output: joined)
         #expect(try MediaVerifier.verify(joined).frames == 20)
+        if codec == "libx265" {
+            #expect(try MediaReference.videoTag(a) == "hvc1")
+            #expect(try MediaReference.videoTag(joined) == "hvc1")
+        }
     }
 }

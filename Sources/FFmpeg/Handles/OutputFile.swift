@@ -51,7 +51,7 @@ final class OutputFile {
         let stream = try newStream()
         try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy",
                   path: path, kind: .writeFailed)
-        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.codecpar.pointee.codec_tag = preferredTag(for: parameters.pointee.codec_id)
         stream.pointee.time_base = timeBase
         return stream
     }
@@ -61,8 +61,18 @@ final class OutputFile {
         let stream = try newStream()
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.pointer),
                   "avcodec_parameters_from_context", path: path, kind: .writeFailed)
+        stream.pointee.codecpar.pointee.codec_tag = preferredTag(for: encoder.pointer.pointee.codec_id)
         stream.pointee.time_base = encoder.pointer.pointee.time_base
         return stream
+    }
+
+    /// The sample entry to write for `codec`: `hvc1` for HEVC in MP4 (parameter sets in the
+    /// header, which Apple's players require), else 0 for the muxer's default.
+    private func preferredTag(for codec: AVCodecID) -> UInt32 {
+        let name = String(cString: pointer.pointee.oformat.pointee.name)
+        guard codec == AV_CODEC_ID_HEVC, ["mp4", "mov", "ipod"].contains(name) else { return 0 }
+        return UInt32(UInt8(ascii: "h")) | UInt32(UInt8(ascii: "v")) << 8 | UInt32(UInt8(ascii: "c")) << 16
+            | UInt32(UInt8(ascii: "1")) << 24
     }
 
     private func newStream() throws(FFmpegError) -> UnsafeMutablePointer<AVStream> {

@@ -32,6 +32,11 @@ enum MediaReference {
         try probe(["-show_entries", "stream=codec_name", "-of", "csv=p=0", path]).split(separator: "\n").map(String.init)
     }
 
+    /// The sample entry (codec tag) of the first video stream, for example `avc1`.
+    static func videoTag(_ path: String) throws -> String {
+        try probe(["-select_streams", "v:0", "-show_entries", "stream=codec_tag_string", "-of", "csv=p=0", path])
+    }
+
     /// (presentation time, is keyframe) of the first `count` video packets in decoding order.
     static func firstPackets(_ path: String, count: Int) throws -> [(time: Double, key: Bool)] {
         try probe(["-select_streams", "v:0", "-read_intervals", "%+#\(count)", "-show_entries", "packet=pts_time,flags",
