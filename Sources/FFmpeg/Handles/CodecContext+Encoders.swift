@@ -1,0 +1,105 @@
+import CFFmpegShim
+
+extension CodecContext {
+    /// Opens a YUV 4:2:0 video encoder with `encoding`'s settings and `+bitexact`.
+    /// - Parameters:
+    ///   - timeBase: the time base of the frames' timestamps.
+    ///   - frameRate: the nominal rate, for rate control and headers.
+    ///   - colour: the source's colour description; the range is carried only for `passthrough`
+    ///     pictures (converted ones are limited range).
+    static func videoEncoder(
+        _ encoding: VideoEncoding, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational,
+        aspect: AVRational, colour: UnsafePointer<AVCodecParameters>, keepsRange: Bool, globalHeader: Bool,
+        path: String
+    ) throws(FFmpegError) -> CodecContext {
+        guard let codec = avcodec_find_encoder_by_name(encoding.codec),
+              codec.pointee.type == AVMEDIA_TYPE_VIDEO else {
+            throw FFmpegError(.encoderUnavailable, operation: "avcodec_find_encoder_by_name", path: path,
+                              code: shim_AVERROR_ENCODER_NOT_FOUND(),
+                              reason: "this FFmpeg build has no video encoder \(encoding.codec)")
+        }
+        let context = CodecContext(codec: codec, path: path)
+        let p = context.pointer
+        p.pointee.width = Int32(width)
+        p.pointee.height = Int32(height)
+        p.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        p.pointee.time_base = timeBase
+        p.pointee.framerate = frameRate
+        p.pointee.sample_aspect_ratio = aspect
+        p.pointee.thread_count = Int32(clamping: max(1, encoding.threads))
+        p.pointee.bit_rate = 0
+        p.pointee.flags |= AV_CODEC_FLAG_BITEXACT
+        if globalHeader { p.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        p.pointee.color_primaries = colour.pointee.color_primaries
+        p.pointee.color_trc = colour.pointee.color_trc
+        p.pointee.colorspace = colour.pointee.color_space
+        p.pointee.color_range = keepsRange ? colour.pointee.color_range : AVCOL_RANGE_MPEG
+
+        let options = try Options(["crf": String(encoding.crf)], path: path)
+        switch encoding.codec {
+        case "libx264":
+            try options.set("preset", encoding.preset)
+        case "libx265":
+            // x265 prints to stderr and sizes its own thread pool unless told otherwise.
+            let threads = max(1, encoding.threads)
+            try options.set("preset", encoding.preset)
+            try options.set("x265-params", "log-level=error:pools=\(threads):frame-threads=\(threads)")
+        case "libsvtav1":
+            try options.set("preset", String(svtPreset(encoding.preset)))
+        case "libaom-av1":
+            try options.set("cpu-used", String(aomSpeed(encoding.preset)))
+            try options.set("row-mt", "0")
+        default:
+            break
+        }
+        try check(avcodec_open2(p, codec, &options.pointer), "avcodec_open2 \(encoding.codec)", path: path,
+                  kind: .encodeFailed)
+        if let unused = options.unused.first {
+            throw FFmpegError(.encodeFailed, operation: "avcodec_open2 \(encoding.codec)", path: path,
+                              reason: "the encoder does not take the option \(unused)")
+        }
+        return context
+    }
+
+    /// Opens FFmpeg's native AAC-LC encoder for planar float input.
+    static func aacEncoder(
+        bitrate: Int, sampleRate: Int32, layout: UnsafePointer<AVChannelLayout>, globalHeader: Bool, path: String
+    ) throws(FFmpegError) -> CodecContext {
+        guard let codec = avcodec_find_encoder_by_name("aac") else {
+            throw FFmpegError(.encoderUnavailable, operation: "avcodec_find_encoder_by_name", path: path,
+                              code: shim_AVERROR_ENCODER_NOT_FOUND(), reason: "this FFmpeg build has no aac encoder")
+        }
+        let context = CodecContext(codec: codec, path: path)
+        let p = context.pointer
+        p.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        p.pointee.sample_rate = sampleRate
+        p.pointee.time_base = AVRational(num: 1, den: sampleRate)
+        p.pointee.bit_rate = Int64(bitrate)
+        p.pointee.thread_count = 1
+        p.pointee.flags |= AV_CODEC_FLAG_BITEXACT
+        if globalHeader { p.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try check(av_channel_layout_copy(&p.pointee.ch_layout, layout), "av_channel_layout_copy", path: path,
+                  kind: .encodeFailed)
+        try check(avcodec_open2(p, codec, nil), "avcodec_open2 aac", path: path, kind: .encodeFailed)
+        return context
+    }
+
+    /// The sample rates the AAC encoder takes.
+    static let aacSampleRates: Set<Int32> = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000,
+                                             11025, 8000, 7350]
+
+    private static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow",
+                                  "slower", "veryslow", "placebo"]
+
+    /// SVT-AV1's preset (0 slowest … 12 fastest) nearest to an x264 preset.
+    private static func svtPreset(_ preset: String) -> Int {
+        let index = presets.firstIndex(of: preset) ?? 5
+        return max(0, 12 - index * 4 / 3)
+    }
+
+    /// libaom's `cpu-used` (0 slowest … 8 fastest) nearest to an x264 preset.
+    private static func aomSpeed(_ preset: String) -> Int {
+        let index = presets.firstIndex(of: preset) ?? 5
+        return max(0, 8 - index)
+    }
+}

@@ -1,0 +1,30 @@
+/// What ``MediaProbe`` learned about a file.
+///
+/// Times are in seconds on the file's own timeline (presentation timestamp × time base): for MP4
+/// the first frame is usually at 0, for MPEG-TS at ``startTime``. Pass them back unchanged as
+/// segment boundaries.
+public struct MediaInfo: Sendable, Codable, Equatable {
+    /// The container's duration.
+    public var duration: Double
+    /// The container's start time, 0 when unknown.
+    public var startTime: Double
+    /// FFmpeg's demuxer name, for example `mov,mp4,m4a,3gp,3g2,mj2`.
+    public var formatName: String
+    /// The main video stream, if any.
+    public var video: VideoInfo?
+    /// The main audio stream, if any.
+    public var audio: AudioInfo?
+    /// Presentation times of the video keyframes in ascending order; empty unless scanned.
+    public var keyframes: [Double]
+
+    /// Creates a description.
+    public init(duration: Double, startTime: Double = 0, formatName: String, video: VideoInfo?, audio: AudioInfo?,
+                keyframes: [Double]) {
+        self.duration = duration
+        self.startTime = startTime
+        self.formatName = formatName
+        self.video = video
+        self.audio = audio
+        self.keyframes = keyframes
+    }
+}

@@ -1,0 +1,23 @@
+/// How ``SegmentEncoder`` compresses video.
+///
+/// Output is deterministic — equal input and settings give byte-identical files — with
+/// `threads == 1` on the same FFmpeg and encoder build. `libx265`, `libaom-av1` and `libsvtav1`
+/// are used only where ``FFmpeg/hasEncoder(_:)`` says the build has them.
+public struct VideoEncoding: Sendable, Codable, Equatable {
+    /// FFmpeg's encoder name: `libx264`, `libx265`, `libaom-av1` or `libsvtav1`.
+    public var codec: String
+    /// Constant rate factor: lower is better and larger.
+    public var crf: Int
+    /// Speed preset in x264 terms (`ultrafast` … `veryslow`); AV1 encoders get the nearest speed.
+    public var preset: String
+    /// Encoder and decoder threads; 1 keeps output reproducible.
+    public var threads: Int
+
+    /// Creates settings; the defaults are H.264, CRF 23, `veryfast`, one thread.
+    public init(codec: String = "libx264", crf: Int = 23, preset: String = "veryfast", threads: Int = 1) {
+        self.codec = codec
+        self.crf = crf
+        self.preset = preset
+        self.threads = threads
+    }
+}
