@@ -51,11 +51,11 @@ import Testing
         #expect(error.message.contains("/nonexistent/clip.mp4"))
     }
 
-    @Test func aURLIsNotFetched() throws {
-        let error = try #require(throws: FFmpegError.self) {
-            try MediaProbe.probe("http://127.0.0.1:9/clip.mp4", scanKeyframes: false)
+    @Test func aURLIsTakenAsALocalFileNameAndNeverFetched() throws {
+        for url in ["http://127.0.0.1:9/clip.mp4", "concat:\(fixtures.clip)|\(fixtures.clip)"] {
+            let error = try #require(throws: FFmpegError.self) { try MediaProbe.probe(url, scanKeyframes: false) }
+            #expect(error.kind == .readFailed, "\(url)")
+            #expect(error.posixCode == ENOENT, "\(url)")
         }
-        #expect(error.category == .invalidInput || error.category == .io)
-        #expect(error.kind != .stopped)
     }
 }
