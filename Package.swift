@@ -49,7 +49,10 @@ let package = Package(
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
         .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
         .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
-        .testTarget(name: "MediaJobCLITests", dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit"]),
+        .testTarget(
+            name: "MediaJobCLITests",
+            dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "Vips", "FFmpeg", "Archive"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

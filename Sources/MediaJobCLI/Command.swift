@@ -32,7 +32,7 @@ enum CommonOptions {
 /// Every command, in the order `help` lists them.
 enum Commands {
     static var all: [any Command.Type] {[
-        SelfTestCommand.self, JobsCommand.self, StatusCommand.self, CancelCommand.self, ResumeCommand.self,
+        ExportCommand.self, ThumbnailCommand.self, CompressCommand.self, SelfTestCommand.self, JobsCommand.self, StatusCommand.self, CancelCommand.self, ResumeCommand.self,
         RestartCommand.self, DiscardCommand.self, ProbeCommand.self, HelpCommand.self,
     ]}
 

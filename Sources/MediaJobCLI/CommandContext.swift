@@ -41,13 +41,18 @@ struct CommandContext: Sendable {
         let folder = stateDirectory
         try DurableFiles.makeDirectory(folder)
         let store = try SQLiteJobStore(path: folder.appendingPathComponent("jobs.sqlite").path)
-        let maxJobs = try arguments.integer("max-jobs", in: 1...1024)
-            ?? HostProbe().report(diskPath: folder).defaultMaxJobs
+        let maxJobs = try arguments.integer("max-jobs", in: 1...1024) ?? hostReport.defaultMaxJobs
+        let probe = FixedResourceProbe([], reason: "this build renders on the CPU only (use --gpu auto or off)")
         let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),
-                                         maxConcurrentJobs: maxJobs)
+                                         probe: probe, maxConcurrentJobs: maxJobs)
         try MediaJobKinds.register(on: scheduler)
         try scheduler.cleanFinishedWorkspaces()
         return scheduler
+    }
+
+    /// What this machine offers, measured where the state folder lies.
+    var hostReport: HostReport {
+        HostProbe().report(diskPath: stateDirectory)
     }
 
     /// Finds the job named by the single positional argument.

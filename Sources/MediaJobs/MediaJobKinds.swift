@@ -5,5 +5,8 @@ public enum MediaJobKinds {
     /// Registers every job kind on `scheduler`.
     public static func register(on scheduler: JobScheduler) throws {
         try scheduler.register(SelfTestJob())
+        try scheduler.register(ExportJob())
+        try scheduler.register(ThumbnailJob())
+        try scheduler.register(CompressJob())
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 import MediaJobCLI
 
+// libarchive writes zip entry times through localtime(): pin the zone so that the same export
+// makes the same bytes on every machine. Nothing the program shows depends on the local zone.
+setenv("TZ", "UTC", 1)
+tzset()
 let code = await MediaJobCLI.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 exit(code)

@@ -115,3 +115,23 @@ private func manifest(assets: String = #"[{"path": "a.jpg"}]"#, export: String =
         #expect(try project.load().assets[0].path == "alias.jpg")
     }
 }
+
+@Suite struct SampleProjectTests {
+    private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func theSampleProjectLoadsAndEveryAssetExists() throws {
+        let folder = root.appendingPathComponent("Media/sample")
+        let manifest = try ProjectLoader.load(folder)
+        #expect(manifest.assets.count == 6)
+        for asset in manifest.assets {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(asset.path).path), "\(asset.path)")
+        }
+    }
+
+    @Test func theReadmeShowsTheSampleManifestVerbatim() throws {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Media/sample/project.json"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("```json\n" + manifest + "```"))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import JobEngine
+import MediaJobs
+import TaskContract
+
+/// `mediajob compress <inputs…> --output DIR`: smaller copies for sharing.
+enum CompressCommand: Command {
+    static let name = "compress"
+    static let synopsis = "<input>... --output DIR [--max-size WxH] [--quality Q | --target-size BYTES] [--video-crf N] [options]"
+    static let summary = "Make smaller copies of photos and videos for sharing"
+    static let discussion = """
+        Inputs are files or folders (searched recursively). Photos are re-encoded in their own
+        format where it is jpeg, webp or png (jpeg otherwise), fitted inside --max-size, at
+        --quality or at the best quality that meets --target-size. Videos are re-encoded to
+        H.264 (libx264, --preset, --video-crf) in keyframe-aligned segments, two or more at a
+        time, and joined without re-encoding; audio is copied. Where an output would be larger
+        than its input, the input is copied instead and report.json says so. DIR must not
+        exist yet unless --overwrite is given.
+
+        Examples:
+          mediajob compress holiday/ --output share --max-size 1920x1080
+          mediajob compress clip.mp4 --output small --video-crf 28
+          mediajob compress photo.jpg --output mail --target-size 300000
+        """
+    static let options: [OptionSpec] = [
+        .option("output", "DIR", "the folder to create (required)"),
+        .option("max-size", "WxH", "fit inside this box, never enlarging (for example 1920x1080)"),
+        .option("quality", "Q", "photo quality 1 to 100 (default 80)"),
+        .option("target-size", "BYTES", "largest size for each photo; the quality is searched to meet it"),
+        .option("video-crf", "N", "x264 constant rate factor 0 to 51 (default 23; higher is smaller)"),
+        .option("preset", "P", "x264 preset, ultrafast … veryslow (default veryfast)"),
+        .flag("overwrite", "replace DIR if it exists"),
+        .flag("skip-bad", "skip files that cannot be read and complete anyway, listing them"),
+    ] + CommonOptions.running
+
+    static func run(_ context: CommandContext) async throws -> Int32 {
+        let arguments = context.arguments
+        guard !arguments.positionals.isEmpty else { throw UsageError("give at least one photo, video or folder", command: name) }
+        guard let output = arguments.value("output") else { throw UsageError("--output DIR is required", command: name) }
+        if arguments.value("quality") != nil, arguments.value("target-size") != nil {
+            throw UsageError("give --quality or --target-size, not both", command: name)
+        }
+        let box = try arguments.value("max-size").map { try maxSize($0) }
+        let preset = arguments.value("preset") ?? "veryfast"
+        guard ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"].contains(preset) else {
+            throw UsageError("--preset must be an x264 preset such as veryfast or medium, got '\(preset)'", command: name)
+        }
+        let spec = CompressJob.Spec(
+            items: try InputCollector.collect(arguments.positionals), output: URL(fileURLWithPath: output).standardizedFileURL.path,
+            maxWidth: box?.width, maxHeight: box?.height, quality: try arguments.integer("quality", in: 1...100) ?? 80,
+            targetSize: try arguments.integer("target-size", in: 1_000...Int(Int32.max)).map(Int64.init),
+            videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,
+            overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
+            parallelism: context.hostReport.cpu.usable)
+        let scheduler = try context.openScheduler()
+        let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: "Compressing \(spec.items.count) files",
+                                      subtitle: "starting", strategy: try context.strategy())
+        return try await JobSession(context: context, scheduler: scheduler).run { try scheduler.submit(request, spec: spec) }
+    }
+
+    /// Reads `WxH`.
+    private static func maxSize(_ text: String) throws -> (width: Int, height: Int) {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ (16...65_535).contains($0) }) else {
+            throw UsageError("--max-size expects WxH such as 1920x1080, got '\(text)'", command: name)
+        }
+        return (parts[0], parts[1])
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import JobEngine
+import MediaJobs
+import TaskContract
+
+/// `mediajob export <project>`: renders, encodes and packages a project.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let synopsis = "<project> [--output PATH] [--overwrite] [--skip-bad] [--gpu auto|on|off] [options]"
+    static let summary = "Export a project's photos and videos, with their edits, into a zip archive or folder"
+    static let discussion = """
+        Reads <project>/project.json (format in the README), renders each asset with its edits,
+        encodes it, and packages everything with a manifest.json of sizes and SHA-256 digests.
+        Work is done in chunks (one per photo, one per video segment) that are checkpointed as
+        they finish: Ctrl-C pauses, `mediajob resume JOB` continues, and the package appears at
+        its destination only when it is complete and has passed its checks.
+
+        A bad asset (corrupt, truncated, missing, too large, not a photo or video) fails with a
+        message naming it while the others finish; the job then ends failed and lists them.
+        With --skip-bad the job completes and the package's manifest lists what was skipped.
+
+        Examples:
+          mediajob export Media/sample
+          mediajob export ~/Projects/holiday --output ~/holiday.zip --json
+        """
+    static let options: [OptionSpec] = [
+        .option("output", "PATH", "where the package goes (default: <package name>.zip in the current folder)"),
+        .flag("overwrite", "replace an existing package at the destination"),
+        .flag("skip-bad", "skip assets that cannot be read and complete anyway, listing them"),
+        .option("gpu", "auto|on|off", "render on a working GPU when there is one (auto, default), require one (on), or never (off)"),
+    ] + CommonOptions.running
+
+    static func run(_ context: CommandContext) async throws -> Int32 {
+        let arguments = context.arguments
+        let folder = URL(fileURLWithPath: try arguments.single("<project>")).standardizedFileURL
+        let gpu = try arguments.choice("gpu", as: GPUChoice.self) ?? .auto
+        let manifest = try ProjectLoader.load(folder)
+        let packageName = manifest.export.package.name ?? manifest.name
+        let defaultOutput = packageName + (manifest.export.package.format == "zip" && !packageName.hasSuffix(".zip") ? ".zip" : "")
+        let output = URL(fileURLWithPath: arguments.value("output") ?? defaultOutput).standardizedFileURL
+        let spec = ExportJob.Spec(
+            project: folder.path, manifest: manifest, output: output.path, overwrite: arguments.has("overwrite"),
+            skipBad: arguments.has("skip-bad"), parallelism: context.hostReport.cpu.usable)
+        let scheduler = try context.openScheduler()
+        let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting \(manifest.name)",
+                                      subtitle: "starting", strategy: try context.strategy(),
+                                      requiredResources: gpu == .on ? .gpu : [])
+        return try await JobSession(context: context, scheduler: scheduler)
+            .run { try scheduler.submit(request, spec: spec) }
+    }
+}
+
+/// What `--gpu` asks for.
+enum GPUChoice: String, CaseIterable {
+    case auto, on, off
+}

@@ -1,0 +1,45 @@
+import Foundation
+import JobEngine
+import MediaJobs
+import TaskContract
+
+/// `mediajob thumbnail <inputs…> --output DIR`: previews, an index and a contact sheet.
+enum ThumbnailCommand: Command {
+    static let name = "thumbnail"
+    static let synopsis = "<input>... --output DIR [--size N] [--format F] [--quality Q] [--overwrite] [--skip-bad] [options]"
+    static let summary = "Make thumbnails of photos and videos, with an index and a contact sheet"
+    static let discussion = """
+        Inputs are files or folders (searched recursively for photos and videos). Photos are
+        thumbnailed by libvips with shrink-on-load, in this process; a video gives its most
+        detailed frame between 10 % and 70 % of its length (never a black first frame). DIR
+        receives one thumbnail per input (named after its path), index.json (source, output,
+        dimensions) and contact-sheet.jpg. DIR must not exist yet unless --overwrite is given.
+
+        Examples:
+          mediajob thumbnail ~/Pictures/2026 --output ~/thumbs --size 256
+          mediajob thumbnail a.jpg b.mp4 --output previews --format webp
+        """
+    static let options: [OptionSpec] = [
+        .option("output", "DIR", "the folder to create (required)"),
+        .option("size", "N", "longest side in pixels (default 256)"),
+        .option("format", "F", "jpeg (default), webp, avif or png"),
+        .option("quality", "Q", "1 to 100 (default 80)"),
+        .flag("overwrite", "replace DIR if it exists"),
+        .flag("skip-bad", "skip files that cannot be read and complete anyway, listing them"),
+    ] + CommonOptions.running
+
+    static func run(_ context: CommandContext) async throws -> Int32 {
+        let arguments = context.arguments
+        guard !arguments.positionals.isEmpty else { throw UsageError("give at least one photo, video or folder", command: name) }
+        guard let output = arguments.value("output") else { throw UsageError("--output DIR is required", command: name) }
+        let spec = ThumbnailJob.Spec(
+            items: try InputCollector.collect(arguments.positionals), output: URL(fileURLWithPath: output).standardizedFileURL.path,
+            size: try arguments.integer("size", in: 16...4096) ?? 256, format: arguments.value("format") ?? "jpeg",
+            quality: try arguments.integer("quality", in: 1...100) ?? 80, overwrite: arguments.has("overwrite"),
+            skipBad: arguments.has("skip-bad"))
+        let scheduler = try context.openScheduler()
+        let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: "Thumbnails of \(spec.items.count) files",
+                                      subtitle: "starting", strategy: try context.strategy())
+        return try await JobSession(context: context, scheduler: scheduler).run { try scheduler.submit(request, spec: spec) }
+    }
+}

@@ -1,0 +1,110 @@
+import FFmpeg
+import Foundation
+import JobEngine
+import TaskContract
+import Vips
+
+/// `mediajob compress`: smaller copies of photos and videos for sharing.
+///
+/// Photos are re-encoded (to a target size by searching the quality, when one is asked for);
+/// videos are re-encoded in keyframe-aligned segments as in an export and joined. When an output
+/// would be larger than its input, the input is copied instead and the report says so.
+public struct CompressJob: JobKind {
+    /// The compression run's settings.
+    public struct Spec: Codable, Sendable, Equatable {
+        public var items: [InputItem]
+        /// The folder that will hold the outputs and `report.json`.
+        public var output: String
+        public var maxWidth: Int?
+        public var maxHeight: Int?
+        /// Photo quality (1…100) when no target size is asked for.
+        public var quality: Int
+        /// The largest size a photo may have, in bytes; the quality is searched to meet it.
+        public var targetSize: Int64?
+        public var videoCRF: Int
+        public var preset: String
+        public var overwrite: Bool
+        public var skipBad: Bool
+        public var parallelism: Int
+        public var imageLimits: ImageLimits
+        public var mediaLimits: MediaLimits
+
+        public init(items: [InputItem], output: String, maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?,
+                    videoCRF: Int, preset: String, overwrite: Bool, skipBad: Bool, parallelism: Int,
+                    imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits()) {
+            self.items = items
+            self.output = output
+            self.maxWidth = maxWidth
+            self.maxHeight = maxHeight
+            self.quality = quality
+            self.targetSize = targetSize
+            self.videoCRF = videoCRF
+            self.preset = preset
+            self.overwrite = overwrite
+            self.skipBad = skipBad
+            self.parallelism = parallelism
+            self.imageLimits = imageLimits
+            self.mediaLimits = mediaLimits
+        }
+
+        var encoding: VideoEncoding { VideoEncoding(codec: "libx264", crf: videoCRF, preset: preset, threads: 1) }
+
+        var edit: VideoEdit {
+            var edit = VideoEdit()
+            edit.maxWidth = maxWidth
+            edit.maxHeight = maxHeight
+            return edit
+        }
+    }
+
+    public init() {}
+
+    public var name: String { "compress" }
+
+    public var defaultCosts: [Stage: Double] { [.render: 0.3, .encode: 5, .package: 0.3] }
+
+    public func plan(_ spec: Spec) throws -> JobPlan {
+        guard !spec.items.isEmpty else { throw InputError(message: "no photos or videos were found in the inputs") }
+        try MediaLibraries.initialize()
+        let planner = SegmentPlanner(parallelism: spec.parallelism)
+        let chunks = try spec.items.enumerated().flatMap { index, item in
+            try MediaChunk.plan(item: index, path: item.path, start: 0, end: nil, planner: planner, limits: spec.mediaLimits,
+                                imageLimits: spec.imageLimits).map { try $0.planned(output: item.name) }
+        }
+        return JobPlan(title: "Compressing \(spec.items.count) files", destination: URL(fileURLWithPath: spec.output),
+                       chunks: chunks, parallelism: spec.parallelism, overwrite: spec.overwrite)
+    }
+
+    public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
+        try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
+        let work = try MediaChunk(chunk)
+        let item = spec.items[work.item]
+        do {
+            switch work {
+            case .image:
+                try CompressedImage(spec: spec, item: item).commit(in: context)
+            case .segment(_, let index, let start, let end):
+                try VideoChunks.segment(item.path, from: start, to: end, edit: spec.edit, encoding: spec.encoding,
+                                        as: VideoChunks.segmentName(item.name, index), limits: spec.mediaLimits, context: context)
+            case .audio(_, let start, let end):
+                try VideoChunks.audio(item.path, from: start, to: end, mode: .copy, as: VideoChunks.audioName(item.name),
+                                      limits: spec.mediaLimits, context: context)
+            case .unreadable:
+                _ = try AssetProbe.classify(item.path, limits: spec.mediaLimits, imageLimits: spec.imageLimits)
+                throw ItemFailure(item: item.path, reason: "the file changed since the job was planned; restart the job")
+            }
+        } catch where context.isStopRequested {
+            throw JobStopped()
+        } catch let error as CategorizedError where error.category == .invalidInput && !(error is ItemFailure) {
+            guard spec.skipBad else { throw ItemFailure(item: item.path, reason: error.message) }
+            try SkippedItems.record(work.item, reason: "\(item.path): \(error.message)", in: context.workspace)
+        }
+        context.task.updateTitle(context.task.title, subtitle: try TaskSubtitle("\(chunk.stage) \(work.item + 1)/\(spec.items.count) files"))
+        return "cpu"
+    }
+
+    public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+        context.task.updateTitle(context.task.title, subtitle: "report")
+        return try CompressPackager(spec: spec, context: context).package(chunks.map(MediaChunk.init))
+    }
+}

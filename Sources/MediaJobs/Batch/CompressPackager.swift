@@ -1,0 +1,61 @@
+import Foundation
+import JobEngine
+
+/// The compress job's package stage: joins videos, keeps the input wherever the output came
+/// out larger, writes `report.json`, and gathers everything into one folder.
+struct CompressPackager {
+    let spec: CompressJob.Spec
+    let context: JobContext
+
+    struct Entry: Codable, Equatable {
+        var source: String
+        var output: String
+        var inputBytes: Int64
+        var outputBytes: Int64
+        /// The input was copied because compressing made it larger.
+        var copied: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case source, output, inputBytes = "input_bytes", outputBytes = "output_bytes", copied
+        }
+    }
+
+    struct Report: Codable, Equatable {
+        var items: [Entry]
+        var skipped: [String]
+    }
+
+    func package(_ chunks: [MediaChunk]) throws -> URL {
+        let workspace = context.workspace
+        var entries: [Entry] = [], skipped: [String] = []
+        for (index, item) in spec.items.enumerated() {
+            if let reason = SkippedItems.reason(index, in: workspace) {
+                skipped.append(reason)
+                continue
+            }
+            let mine = chunks.filter { $0.item == index }
+            var name = mine.contains(where: \.isImage)
+                ? try CompressedImage.committedName(of: item, in: workspace)
+                : try VideoChunks.joinItem(item.name, chunks: mine, limits: spec.mediaLimits, context: context)
+            let outputBytes = try Self.size(workspace.url(for: name))
+            let inputBytes = try Self.size(URL(fileURLWithPath: item.path))
+            let copied = outputBytes >= inputBytes
+            if copied {
+                try DurableFiles.remove(workspace.url(for: name))
+                name = "\(item.name).\(URL(fileURLWithPath: item.path).pathExtension.lowercased())"
+                try workspace.commit(name) { try FileManager.default.copyItem(atPath: item.path, toPath: $0.path) }
+            }
+            entries.append(Entry(source: item.path, output: name, inputBytes: inputBytes,
+                                 outputBytes: copied ? inputBytes : outputBytes, copied: copied))
+            try context.checkStop()
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try workspace.commit("report.json", data: try encoder.encode(Report(items: entries, skipped: skipped)))
+        return try PackageFolder.assemble(entries.map(\.output) + ["report.json"], in: workspace, as: "compressed")
+    }
+
+    private static func size(_ url: URL) throws -> Int64 {
+        (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

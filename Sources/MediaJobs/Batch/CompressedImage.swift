@@ -1,0 +1,60 @@
+import Foundation
+import JobEngine
+import Vips
+
+/// Re-encodes one photo for `mediajob compress`: the same format where it is jpeg, webp or png
+/// (jpeg otherwise), resized to fit, at the asked quality or the best quality under a target size.
+struct CompressedImage {
+    let spec: CompressJob.Spec
+    let item: InputItem
+
+    /// The workspace name of the photo's output.
+    static func name(of item: InputItem, format: ImageFormat) -> String { "\(item.name).\(format.fileExtension)" }
+
+    /// The workspace name under which the photo's output was committed.
+    static func committedName(of item: InputItem, in workspace: Workspace) throws -> String {
+        let names = [ImageFormat.jpeg, .webp, .png].map { name(of: item, format: $0) }
+        guard let name = names.first(where: workspace.contains) else {
+            throw PackageError.mismatch("the compressed copy of \(item.path) is missing from the workspace")
+        }
+        return name
+    }
+
+    func commit(in context: JobContext) throws {
+        var image = try VipsImage.load(item.path, limits: spec.imageLimits)
+        if spec.maxWidth != nil || spec.maxHeight != nil {
+            image = try image.resize(maxWidth: spec.maxWidth ?? .max, maxHeight: spec.maxHeight ?? .max)
+        }
+        let format = Self.format(for: image)
+        let data = try encode(image, format: format)
+        try context.workspace.commit(Self.name(of: item, format: format), data: data)
+    }
+
+    /// The output format for a loaded photo.
+    static func format(for image: VipsImage) -> ImageFormat {
+        switch image.loaderName ?? "" {
+        case let loader where loader.hasPrefix("png"): .png
+        case let loader where loader.hasPrefix("webp"): .webp
+        default: .jpeg
+        }
+    }
+
+    /// The encoded photo: at the asked quality, or the highest quality (searched by halving)
+    /// whose size meets the target; the lowest quality when none does.
+    private func encode(_ image: VipsImage, format: ImageFormat) throws -> Data {
+        guard let target = spec.targetSize, format != .png else { return try image.encoded(format: format, quality: spec.quality) }
+        var low = 5, high = 95
+        var best = try image.encoded(format: format, quality: low)
+        while low <= high {
+            let middle = (low + high) / 2
+            let data = try image.encoded(format: format, quality: middle)
+            if Int64(data.count) <= target {
+                best = data
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import TaskContract
+
+/// One file a batch job works on, and the name its output gets.
+public struct InputItem: Codable, Equatable, Sendable {
+    /// The file.
+    public var path: String
+    /// A name unique in the batch, made from the path (folders joined with `_`), without extension.
+    public var name: String
+    /// Its size in bytes when the job was planned.
+    public var size: Int64
+}
+
+/// Turns the files and folders named on a command line into the batch's items.
+public enum InputCollector {
+    /// Extensions of files taken from folders; files named directly are always taken.
+    static let mediaExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "webp", "avif", "heic", "heif", "tif", "tiff", "gif", "jxl",
+        "mp4", "m4v", "mov", "mkv", "webm", "avi",
+    ]
+
+    /// The items, in a fixed order: each input in turn, a folder's files sorted by path.
+    /// - Throws: ``InputError`` for an input that does not exist.
+    public static func collect(_ inputs: [String]) throws -> [InputItem] {
+        var items: [InputItem] = []
+        var taken: Set<String> = []
+        for input in inputs {
+            let url = URL(fileURLWithPath: input).standardizedFileURL
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+                throw InputError(message: "\(input) does not exist")
+            }
+            let files = isFolder.boolValue ? try filesInside(url) : [(url, url.deletingPathExtension().lastPathComponent)]
+            for (file, base) in files {
+                var name = base, suffix = 2
+                while taken.contains(name.lowercased()) {
+                    name = "\(base)-\(suffix)"
+                    suffix += 1
+                }
+                taken.insert(name.lowercased())
+                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+                items.append(InputItem(path: file.path, name: name, size: size))
+            }
+        }
+        return items
+    }
+
+    /// Media files under `folder`, recursively, hidden ones left out, sorted; each with a name
+    /// made of its path inside the folder.
+    private static func filesInside(_ folder: URL) throws -> [(URL, String)] {
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
+                                                        options: [.skipsHiddenFiles])
+        var found: [(URL, String)] = []
+        while let file = enumerator?.nextObject() as? URL {
+            guard mediaExtensions.contains(file.pathExtension.lowercased()),
+                  (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let relative = String(file.standardizedFileURL.path.dropFirst(folder.path.count + 1))
+            let base = (relative as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "_")
+            found.append((file.standardizedFileURL, base))
+        }
+        return found.sorted { $0.0.path < $1.0.path }
+    }
+}
+
+/// An input named on the command line that cannot be used.
+public struct InputError: CategorizedError {
+    public var message: String
+    public var category: FailureCategory { .invalidInput }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import JobEngine
+import Vips
+
+/// Gathers a thumbnail run's results into one folder: the thumbnails, `index.json` (source,
+/// output, dimensions) and `contact-sheet.jpg`.
+struct ThumbnailPackager {
+    let spec: ThumbnailJob.Spec
+    let workspace: Workspace
+
+    struct Entry: Codable, Equatable {
+        var source: String
+        var output: String
+        var width: Int
+        var height: Int
+    }
+
+    struct Index: Codable, Equatable {
+        var thumbnails: [Entry]
+        var skipped: [String]
+    }
+
+    func package() throws -> URL {
+        let format = try MediaSettings.imageFormat(spec.format)
+        var entries: [Entry] = [], skipped: [String] = [], images: [VipsImage] = []
+        for (index, item) in spec.items.enumerated() {
+            if let reason = SkippedItems.reason(index, in: workspace) {
+                skipped.append(reason)
+                continue
+            }
+            let name = "\(item.name).\(format.fileExtension)"
+            let image = try VipsImage.load(workspace.url(for: name).path, limits: spec.imageLimits)
+            entries.append(Entry(source: item.path, output: name, width: image.width, height: image.height))
+            images.append(image)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try workspace.commit("index.json", data: try encoder.encode(Index(thumbnails: entries, skipped: skipped)))
+        if !images.isEmpty {
+            let columns = Int(Double(images.count).squareRoot().rounded(.up))
+            let sheet = try VipsImage.grid(images, columns: columns, cell: spec.size, spacing: 8, background: [32, 32, 32])
+            try workspace.commit("contact-sheet.jpg") { temporary in
+                try sheet.save(to: temporary.path, format: .jpeg, quality: 85, shouldStop: nil)
+            }
+        }
+        let names = entries.map(\.output) + ["index.json"] + (images.isEmpty ? [] : ["contact-sheet.jpg"])
+        return try PackageFolder.assemble(names, in: workspace, as: "thumbnails")
+    }
+}

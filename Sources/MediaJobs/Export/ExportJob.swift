@@ -1,0 +1,87 @@
+import FFmpeg
+import Foundation
+import JobEngine
+import TaskContract
+import Vips
+
+/// `mediajob export`: renders a project's assets with their edits, encodes them, and packages
+/// them as a zip archive (with a manifest of sizes and SHA-256 digests) or a folder.
+///
+/// Chunks, fixed when the job is planned: one per image (render stage); per video, one per
+/// keyframe-aligned segment (encode stage) and one for its audio. The package stage joins each
+/// video's segments without re-encoding, builds and validates the package, and the engine renames
+/// it onto the destination.
+public struct ExportJob: JobKind {
+    /// The export's settings, with the manifest as it was when the job was submitted, so that a
+    /// resumed job makes exactly what the first run would have.
+    public struct Spec: Codable, Sendable, Equatable {
+        /// The project folder.
+        public var project: String
+        public var manifest: ProjectManifest
+        /// The package's path.
+        public var output: String
+        public var overwrite: Bool
+        /// Skip bad assets (and report them) instead of failing the job.
+        public var skipBad: Bool
+        /// Chunks run at once; x264 runs one-threaded in each.
+        public var parallelism: Int
+        public var imageLimits: ImageLimits
+        public var mediaLimits: MediaLimits
+
+        public init(project: String, manifest: ProjectManifest, output: String, overwrite: Bool, skipBad: Bool,
+                    parallelism: Int, imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits()) {
+            self.project = project
+            self.manifest = manifest
+            self.output = output
+            self.overwrite = overwrite
+            self.skipBad = skipBad
+            self.parallelism = parallelism
+            self.imageLimits = imageLimits
+            self.mediaLimits = mediaLimits
+        }
+    }
+
+    public init() {}
+
+    public var name: String { "export" }
+
+    public var defaultCosts: [Stage: Double] { [.render: 0.3, .encode: 3, .package: 0.5] }
+
+    public func plan(_ spec: Spec) throws -> JobPlan {
+        try MediaLibraries.initialize()
+        _ = try MediaSettings.imageFormat(spec.manifest.export.image.format)
+        _ = try MediaSettings.videoEncoding(spec.manifest.export.video)
+        let planner = SegmentPlanner(parallelism: spec.parallelism)
+        var chunks: [PlannedChunk] = []
+        for (index, asset) in spec.manifest.assets.enumerated() {
+            let path = try ExportAssets.path(of: index, in: spec)
+            let planned = MediaChunk.plan(item: index, path: path, start: asset.edits.trim?.start ?? 0,
+                                          end: asset.edits.trim?.end, planner: planner, limits: spec.mediaLimits,
+                                          imageLimits: spec.imageLimits)
+            chunks += try planned.map { try $0.planned(output: asset.output) }
+        }
+        let title = "Exporting \(spec.manifest.name)"
+        return JobPlan(title: String(title.prefix(80)), destination: URL(fileURLWithPath: spec.output), chunks: chunks,
+                       parallelism: spec.parallelism, overwrite: spec.overwrite)
+    }
+
+    public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
+        try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
+        let work = try MediaChunk(chunk)
+        let renderer = ExportRenderer(spec: spec, context: context)
+        do {
+            try renderer.render(work, key: chunk.key)
+        } catch let error as CategorizedError where error.category == .invalidInput {
+            let item = ExportAssets.describe(work.item, in: spec)
+            guard spec.skipBad else { throw ItemFailure(item: item, reason: error.message) }
+            try SkippedItems.record(work.item, reason: "\(item): \(error.message)", in: context.workspace)
+        }
+        context.task.updateTitle(context.task.title, subtitle: try TaskSubtitle("\(chunk.stage) \(work.item + 1)/\(spec.manifest.assets.count) assets"))
+        return "cpu"
+    }
+
+    public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+        context.task.updateTitle(context.task.title, subtitle: "package")
+        return try ExportPackager(spec: spec, context: context).package(chunks.map(MediaChunk.init))
+    }
+}

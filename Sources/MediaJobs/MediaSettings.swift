@@ -1,0 +1,61 @@
+import FFmpeg
+import TaskContract
+import Vips
+
+/// Turns the manifest's words into the libraries' settings.
+enum MediaSettings {
+    /// The image format named in a manifest, if this libvips can write it.
+    static func imageFormat(_ name: String) throws -> ImageFormat {
+        guard let format = ImageFormat(rawValue: name), format.isAvailable else {
+            throw UnsupportedSetting(message: "this libvips cannot write \(name) images; choose jpeg, webp or png")
+        }
+        return format
+    }
+
+    /// Applies an asset's edits to an image, in the documented order: crop, rotate, resize, colour.
+    static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage) throws -> VipsImage {
+        var image = image
+        if let crop = edits.crop { image = try image.crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height) }
+        if edits.rotate % 360 != 0 { image = try image.rotate(quarterTurns: edits.rotate / 90) }
+        if edits.maxWidth != nil || edits.maxHeight != nil {
+            image = try image.resize(maxWidth: edits.maxWidth ?? .max, maxHeight: edits.maxHeight ?? .max)
+        }
+        return try image.adjusted(exposure: edits.exposure, contrast: edits.contrast, saturation: edits.saturation)
+    }
+
+    /// The video edit for an asset; the export's maximum height bounds the asset's own.
+    static func videoEdit(_ edits: ProjectManifest.Edits, maxHeight exportMaxHeight: Int?) -> VideoEdit {
+        var edit = VideoEdit()
+        edit.crop = edits.crop.map { VideoEdit.Crop(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        edit.quarterTurns = edits.rotate / 90
+        edit.maxWidth = edits.maxWidth
+        edit.maxHeight = [edits.maxHeight, exportMaxHeight].compactMap { $0 }.min()
+        edit.exposure = edits.exposure
+        edit.contrast = edits.contrast
+        edit.saturation = edits.saturation
+        return edit
+    }
+
+    /// The encoder for a manifest's video codec, if this FFmpeg has it.
+    static func videoEncoding(_ settings: ExportSettings.VideoSettings) throws -> VideoEncoding {
+        let candidates = ["h264": ["libx264"], "hevc": ["libx265"], "av1": ["libsvtav1", "libaom-av1"]][settings.codec] ?? []
+        guard let encoder = candidates.first(where: FFmpeg.hasEncoder) else {
+            throw UnsupportedSetting(message: "this FFmpeg has no \(settings.codec) encoder; choose h264")
+        }
+        return VideoEncoding(codec: encoder, crf: settings.crf, preset: settings.preset, threads: 1)
+    }
+
+    /// The audio mode for a manifest's audio setting.
+    static func audioMode(_ settings: ExportSettings.AudioSettings) -> AudioMode {
+        switch settings {
+        case .copy: .copy
+        case .aac(let bitrate): .aac(bitrate: bitrate)
+        }
+    }
+}
+
+/// A setting this machine's libraries cannot honour.
+struct UnsupportedSetting: CategorizedError {
+    var message: String
+    var category: FailureCategory { .invalidInput }
+}

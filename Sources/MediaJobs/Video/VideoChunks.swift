@@ -1,0 +1,65 @@
+import FFmpeg
+import Foundation
+import JobEngine
+
+/// The video work media jobs share: encode a segment, extract the audio, and join the segments
+/// and audio into one checked MP4, each committed to the job's workspace.
+enum VideoChunks {
+    /// The workspace name of segment `index` of the video whose output is called `output`.
+    static func segmentName(_ output: String, _ index: Int) -> String { "segment-\(output)-\(index).mp4" }
+
+    /// The workspace name of the audio of the video whose output is called `output`.
+    static func audioName(_ output: String) -> String { "audio-\(output).mka" }
+
+    /// Encodes `start..<end` of `source` with `edit` and `encoding` into the workspace file `name`.
+    static func segment(_ source: String, from start: Double, to end: Double, edit: VideoEdit, encoding: VideoEncoding,
+                        as name: String, limits: MediaLimits, context: JobContext) throws {
+        try context.workspace.commit(name) { temporary in
+            _ = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: encoding,
+                                          output: temporary.path, limits: limits, shouldStop: stopCheck(context))
+        }
+    }
+
+    /// Copies or re-encodes the audio of `start..<end` of `source` into the workspace file `name`.
+    static func audio(_ source: String, from start: Double, to end: Double, mode: AudioMode, as name: String,
+                      limits: MediaLimits, context: JobContext) throws {
+        try context.workspace.commit(name) { temporary in
+            try AudioTrack.extract(source: source, from: start, to: end, mode: mode, output: temporary.path,
+                                   limits: limits, shouldStop: stopCheck(context))
+        }
+    }
+
+    /// Joins the segments and audio that `chunks` (one item's) made for the output called `output`
+    /// into `<output>.mp4` in the workspace, and returns that name.
+    static func joinItem(_ output: String, chunks: [MediaChunk], limits: MediaLimits, context: JobContext) throws -> String {
+        var segments: [String] = [], expected = 0.0
+        for case .segment(_, let number, let start, let end) in chunks {
+            segments.append(segmentName(output, number))
+            expected += end - start
+        }
+        let name = "\(output).mp4"
+        try join(segments, audio: chunks.contains(where: \.isAudio) ? audioName(output) : nil, expectedSeconds: expected,
+                 as: name, limits: limits, context: context)
+        return name
+    }
+
+    /// Joins the workspace's `segments` (and `audio`) into the workspace file `name` without
+    /// re-encoding, then checks that it decodes and lasts `expectedSeconds` within two frames.
+    private static func join(_ segments: [String], audio: String?, expectedSeconds: Double, as name: String,
+                     limits: MediaLimits, context: JobContext) throws {
+        let workspace = context.workspace
+        try workspace.commit(name) { temporary in
+            try SegmentJoiner.join(segments: segments.map { workspace.url(for: $0).path }, audio: audio.map { workspace.url(for: $0).path },
+                                   output: temporary.path, shouldStop: stopCheck(context))
+        }
+        let verified = try MediaVerifier.verify(workspace.url(for: name).path, limits: limits)
+        let frame = verified.frames > 0 ? verified.duration / Double(verified.frames) : 0.1
+        guard verified.frames > 0, abs(verified.duration - expectedSeconds) <= max(2 * frame, 0.1) else {
+            throw PackageError.invalidVideo(name, "\(verified.frames) frames over \(verified.duration) s, expected \(expectedSeconds) s")
+        }
+    }
+
+    private static func stopCheck(_ context: JobContext) -> @Sendable () -> Bool {
+        { [context] in context.isStopRequested }
+    }
+}

@@ -1,0 +1,66 @@
+import Archive
+import Foundation
+import Glibc
+import Testing
+import Vips
+
+/// The sample project in `Media/sample`, found from this file's place in the repository.
+let sampleProject: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Media/sample")
+
+@Suite struct ExportTests {
+    @Test func theSampleProjectExportsToAValidatedZip() throws {
+        let fixture = CLIFixture()
+        let output = fixture.folder.path("sample.zip")
+        let result = try fixture.run("export", [sampleProject.path, "--output", output, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.events.last?[string: "outcome"] == "completed")
+        let names = try ZipReader.entries(of: output).map(\.name)
+        #expect(names.last == "manifest.json")
+        #expect(names.contains { $0.hasSuffix(".mp4") })
+        #expect(names.filter { $0.hasSuffix(".jpg") }.count >= 4)
+        let manifest = try PackageListing(zip: output)
+        #expect(manifest.files.map(\.path) == Array(names.dropLast()))
+        #expect(manifest.skipped.isEmpty)
+    }
+
+    @Test func killedAtRandomMomentsAndResumedTheArchiveIsByteIdentical() throws {
+        let reference = CLIFixture()
+        let referencePath = reference.folder.path("reference.zip")
+        #expect(try reference.run("export", [sampleProject.path, "--output", referencePath]).status == 0)
+        let expected = try Data(contentsOf: URL(fileURLWithPath: referencePath))
+        var random = SplitMix64(seed: 7)
+        for trial in 0..<4 {
+            let fixture = CLIFixture()
+            let output = fixture.folder.path("sample.zip")
+            let job = try fixture.start("export", [sampleProject.path, "--output", output, "--json"])
+            let submitted = try #require(job.waitForEvent { $0[string: "event"] == "submitted" })
+            let id = try #require(submitted[string: "job_id"])
+            usleep(UInt32.random(in: 100_000...1_800_000, using: &random))
+            job.send(SIGKILL)
+            _ = job.finish()
+            if try fixture.status(id)[string: "state"] != "completed" {
+                #expect(!FileManager.default.fileExists(atPath: output), "trial \(trial): nothing partial is published")
+                let resumed = try fixture.run("resume", [id])
+                #expect(resumed.status == 0, "trial \(trial): \(resumed.stderr)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == expected, "trial \(trial)")
+        }
+    }
+}
+
+/// A package's manifest.json, read back from the zip.
+struct PackageListing: Decodable {
+    struct File: Decodable { var path: String; var size: Int64; var sha256: String }
+    var name: String
+    var files: [File]
+    var skipped: [String]
+
+    init(zip: String) throws {
+        var data = Data()
+        try ZipReader.forEachEntry(of: zip) { info, contents in
+            if info.name == "manifest.json" { try contents.readChunks { data.append(contentsOf: $0) } }
+        }
+        self = try JSONDecoder().decode(PackageListing.self, from: data)
+    }
+}
