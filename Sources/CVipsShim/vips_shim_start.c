@@ -44,7 +44,7 @@ int shim_open(const char *loader, const char *filename, int sequential, VipsImag
     if (vips_object_set(VIPS_OBJECT(operation),
             "filename", filename,
             "access", access,
-            "fail_on", VIPS_FAIL_ON_ERROR,
+            "fail_on", VIPS_FAIL_ON_WARNING,
             NULL) ||
         vips_object_build(VIPS_OBJECT(operation))) {
         vips_object_unref_outputs(VIPS_OBJECT(operation));
@@ -69,7 +69,7 @@ int shim_thumbnail(const char *filename, int size, VipsImage **out) {
     return vips_thumbnail(filename, out, size,
         "height", size,
         "size", VIPS_SIZE_DOWN,
-        "fail_on", VIPS_FAIL_ON_ERROR,
+        "fail_on", VIPS_FAIL_ON_WARNING,
         NULL);
 }
 

@@ -5,5 +5,7 @@ import MediaJobCLI
 // makes the same bytes on every machine. Nothing the program shows depends on the local zone.
 setenv("TZ", "UTC", 1)
 tzset()
+// libvips prints decoder warnings itself; the errors they lead to are reported with the file's name.
+setenv("VIPS_WARNING", "0", 0)
 let code = await MediaJobCLI.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 exit(code)

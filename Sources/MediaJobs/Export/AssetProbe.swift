@@ -11,8 +11,8 @@ enum AssetKind: Equatable, Sendable {
 /// Tells images from videos by trying libvips' loaders (images) and then FFmpeg's demuxers.
 enum AssetProbe {
     /// Classifies the file at `path`.
-    /// - Throws: the image loader's error when neither library accepts the file, since that is
-    ///   the more telling one for still images, unless FFmpeg's names a video problem.
+    /// - Throws: FFmpeg's error when FFmpeg recognised a container but could not use it (a
+    ///   truncated MP4), else libvips' error, which is the more telling one for still images.
     static func classify(_ path: String, limits: MediaLimits, imageLimits: ImageLimits) throws -> AssetKind {
         let imageError: any Error
         do {
@@ -21,12 +21,16 @@ enum AssetProbe {
         } catch {
             imageError = error
         }
+        let recognised: [FFmpegError.Kind] = [.corruptMedia, .unsupportedCodec, .noVideoStream, .tooManyPixels]
+        let info: MediaInfo
         do {
-            let info = try MediaProbe.probe(path, limits: limits, scanKeyframes: true)
-            guard info.video != nil else { throw imageError }
-            return .video(info)
+            info = try MediaProbe.probe(path, limits: limits, scanKeyframes: true)
+        } catch let error as FFmpegError where recognised.contains(error.kind) {
+            throw error
         } catch {
             throw imageError
         }
+        guard info.video != nil else { throw imageError }
+        return .video(info)
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Media made for end-to-end tests with the ffmpeg command-line tool, and measurements with it.
+enum MediaFixtures {
+    /// Runs `ffmpeg -v error -y <arguments>` and returns its standard error.
+    @discardableResult
+    static func ffmpeg(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-nostdin", "-v", "error", "-y"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw FixtureError(message: "ffmpeg \(arguments): \(text)") }
+        return text
+    }
+
+    /// A test clip: testsrc2 at `size` and 25 fps for `seconds`, a keyframe every second, with a tone.
+    static func clip(_ path: String, size: String = "320x240", seconds: Int = 3, audio: Bool = true) throws {
+        var arguments = ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25"]
+        if audio { arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"] }
+        arguments += ["-t", String(seconds), "-g", "25", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"]
+        if audio { arguments += ["-c:a", "aac"] }
+        try ffmpeg(arguments + [path])
+    }
+
+    /// The average PSNR (dB) of `distorted`'s video against `reference`'s, through ffmpeg's psnr filter.
+    static func psnr(_ distorted: String, against reference: String) throws -> Double {
+        let log = try ffmpeg(["-i", distorted, "-i", reference, "-lavfi", "psnr", "-f", "null", "-", "-v", "info"])
+        guard let range = log.range(of: "average:"),
+              let value = Double(log[range.upperBound...].prefix { !$0.isWhitespace }) else {
+            throw FixtureError(message: "no PSNR in ffmpeg's output: \(log.suffix(300))")
+        }
+        return value
+    }
+
+    struct FixtureError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
