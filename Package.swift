@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Archive", dependencies: ["CArchive", "TaskContract"]),
 
         .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive"]),
-        .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore"]),
+        .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg"]),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
 

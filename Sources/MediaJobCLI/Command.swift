@@ -24,6 +24,9 @@ enum CommonOptions {
     static let maxJobs = OptionSpec.option("max-jobs", "N",
                                            "jobs that may run at once in this state folder (default: from CPUs and memory)")
     static let help = OptionSpec.flag("help", short: "h", "show this help")
+    static let maxPixels = OptionSpec.option("max-pixels", "N",
+                                             "refuse images and videos with more pixels than this, read from the header (default 268402689)")
+    static let skipBad = OptionSpec.flag("skip-bad", "skip files that cannot be read and complete anyway, listing them")
 
     /// The options every job-running command takes.
     static let running = [stateDir, strategy, maxJobs, json]

@@ -1,8 +1,10 @@
+import FFmpeg
 import Foundation
 import JobEngine
 import MediaJobs
 import SQLiteJobStore
 import TaskContract
+import Vips
 
 /// What a command runs with: its parsed arguments, the environment and the console, and the
 /// way to the job engine.
@@ -48,6 +50,12 @@ struct CommandContext: Sendable {
         try MediaJobKinds.register(on: scheduler)
         try scheduler.cleanFinishedWorkspaces()
         return scheduler
+    }
+
+    /// The pixel limits for images and videos: `--max-pixels`, else the libraries' default.
+    func limits() throws -> (image: ImageLimits, media: MediaLimits) {
+        guard let pixels = try arguments.integer("max-pixels", in: 1...1 << 40) else { return (ImageLimits(), MediaLimits()) }
+        return (ImageLimits(maxPixels: pixels), MediaLimits(maxPixels: pixels))
     }
 
     /// What this machine offers, measured where the state folder lies.

@@ -30,7 +30,7 @@ enum CompressCommand: Command {
         .option("video-crf", "N", "x264 constant rate factor 0 to 51 (default 23; higher is smaller)"),
         .option("preset", "P", "x264 preset, ultrafast … veryslow (default veryfast)"),
         .flag("overwrite", "replace DIR if it exists"),
-        .flag("skip-bad", "skip files that cannot be read and complete anyway, listing them"),
+        CommonOptions.skipBad, CommonOptions.maxPixels,
     ] + CommonOptions.running
 
     static func run(_ context: CommandContext) async throws -> Int32 {
@@ -51,7 +51,8 @@ enum CompressCommand: Command {
             targetSize: try arguments.integer("target-size", in: 1_000...Int(Int32.max)).map(Int64.init),
             videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,
             overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
-            parallelism: context.hostReport.cpu.usable)
+            parallelism: context.hostReport.cpu.usable, imageLimits: try context.limits().image,
+            mediaLimits: try context.limits().media)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: "Compressing \(spec.items.count) files",
                                       subtitle: "starting", strategy: try context.strategy())

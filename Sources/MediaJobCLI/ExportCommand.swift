@@ -26,7 +26,7 @@ enum ExportCommand: Command {
     static let options: [OptionSpec] = [
         .option("output", "PATH", "where the package goes (default: <package name>.zip in the current folder)"),
         .flag("overwrite", "replace an existing package at the destination"),
-        .flag("skip-bad", "skip assets that cannot be read and complete anyway, listing them"),
+        CommonOptions.skipBad, CommonOptions.maxPixels,
         .option("gpu", "auto|on|off", "render on a working GPU when there is one (auto, default), require one (on), or never (off)"),
     ] + CommonOptions.running
 
@@ -40,7 +40,8 @@ enum ExportCommand: Command {
         let output = URL(fileURLWithPath: arguments.value("output") ?? defaultOutput).standardizedFileURL
         let spec = ExportJob.Spec(
             project: folder.path, manifest: manifest, output: output.path, overwrite: arguments.has("overwrite"),
-            skipBad: arguments.has("skip-bad"), parallelism: context.hostReport.cpu.usable)
+            skipBad: arguments.has("skip-bad"), parallelism: context.hostReport.cpu.usable,
+            imageLimits: try context.limits().image, mediaLimits: try context.limits().media)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting \(manifest.name)",
                                       subtitle: "starting", strategy: try context.strategy(),

@@ -25,7 +25,7 @@ enum ThumbnailCommand: Command {
         .option("format", "F", "jpeg (default), webp, avif or png"),
         .option("quality", "Q", "1 to 100 (default 80)"),
         .flag("overwrite", "replace DIR if it exists"),
-        .flag("skip-bad", "skip files that cannot be read and complete anyway, listing them"),
+        CommonOptions.skipBad, CommonOptions.maxPixels,
     ] + CommonOptions.running
 
     static func run(_ context: CommandContext) async throws -> Int32 {
@@ -36,7 +36,7 @@ enum ThumbnailCommand: Command {
             items: try InputCollector.collect(arguments.positionals), output: URL(fileURLWithPath: output).standardizedFileURL.path,
             size: try arguments.integer("size", in: 16...4096) ?? 256, format: arguments.value("format") ?? "jpeg",
             quality: try arguments.integer("quality", in: 1...100) ?? 80, overwrite: arguments.has("overwrite"),
-            skipBad: arguments.has("skip-bad"))
+            skipBad: arguments.has("skip-bad"), imageLimits: try context.limits().image, mediaLimits: try context.limits().media)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: "Thumbnails of \(spec.items.count) files",
                                       subtitle: "starting", strategy: try context.strategy())

@@ -120,3 +120,15 @@ private struct BrokenProject {
         #expect(result.stderr.contains("climbs out"))
     }
 }
+
+@Suite struct PixelLimitTests {
+    @Test func maxPixelsRefusesLargerPhotosByName() throws {
+        let fixture = CLIFixture()
+        let photo = sampleProject.appendingPathComponent("landscape-3000x2000.jpg").path
+        let small = sampleProject.appendingPathComponent("small-640x480.jpg").path
+        let result = try fixture.run("thumbnail", [photo, small, "--output", fixture.folder.path("t"), "--max-pixels", "1000000"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("landscape-3000x2000.jpg"))
+        #expect(!result.stderr.contains("small-640x480.jpg"))
+    }
+}

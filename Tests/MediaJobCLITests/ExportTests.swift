@@ -64,3 +64,26 @@ struct PackageListing: Decodable {
         self = try JSONDecoder().decode(PackageListing.self, from: data)
     }
 }
+
+@Suite struct ExportStopTests {
+    @Test func sigintPausesAnExportInsideASegmentAndResumeFinishesIt() throws {
+        let fixture = CLIFixture()
+        let project = fixture.folder.url.appendingPathComponent("p")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        try MediaFixtures.clip(project.appendingPathComponent("long.mp4").path, size: "1280x720", seconds: 8)
+        try Data(#"{"version": 1, "name": "p", "assets": [{"path": "long.mp4"}], "export": {"video": {"preset": "medium"}}}"#.utf8)
+            .write(to: project.appendingPathComponent("project.json"))
+        let output = fixture.folder.path("p.zip")
+        let job = try fixture.start("export", [project.path, "--output", output, "--json"])
+        let submitted = try #require(job.waitForEvent { $0[string: "event"] == "submitted" })
+        usleep(300_000) // inside the first segments: none can have finished at the medium preset
+        job.send(SIGINT)
+        let stopped = job.finish()
+        #expect(stopped.status == 75, "\(stopped.stderr)")
+        let id = try #require(submitted[string: "job_id"])
+        #expect(try fixture.status(id)[string: "state"] == "paused")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try fixture.run("resume", [id]).status == 0)
+        #expect(try ZipReader.entries(of: output).map(\.name) == ["long.mp4", "manifest.json"])
+    }
+}
