@@ -32,4 +32,30 @@ import Testing
         let probeError = try #require(throws: FFmpegError.self) { try MediaProbe.probe(cut, scanKeyframes: true) }
         #expect(probeError.category == .invalidInput)
     }
+
+    @Test func aKeyframeCheckCountsEveryFrameLikeAFullDecode() throws {
+        let full = try MediaVerifier.verify(fixtures.clip, depth: .everyFrame)
+        let quick = try MediaVerifier.verify(fixtures.clip, depth: .keyframes)
+        #expect(quick == full)
+    }
+
+    @Test func aKeyframeCheckStillCatchesAFileCutShortInItsData() throws {
+        let scratch = fixtures.scratch()
+        let cut = try fixtures.truncated(fixtures.fastStartClip, fraction: 0.6, as: "cut.mp4", in: scratch)
+        let error = try #require(throws: FFmpegError.self) { try MediaVerifier.verify(cut, depth: .keyframes) }
+        #expect(error.kind == .corruptMedia)
+    }
+
+    @Test func aKeyframeCheckCatchesADamagedKeyframe() throws {
+        let scratch = fixtures.scratch()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: fixtures.fastStartClip))
+        let info = try MediaProbe.probe(fixtures.fastStartClip, scanKeyframes: true)
+        #expect(info.keyframes.count == 3)
+        // The index comes first in a fast-start file: damage the middle of the data, where keyframes lie.
+        let start = bytes.count / 3
+        bytes.replaceSubrange(start..<(start + bytes.count / 3), with: Data(repeating: 0xFF, count: bytes.count / 3))
+        let damaged = scratch.path("damaged.mp4")
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        #expect(throws: FFmpegError.self) { try MediaVerifier.verify(damaged, depth: .keyframes) }
+    }
 }

@@ -1,20 +1,34 @@
 import CFFmpegShim
 
-/// Checks that a file decodes completely, before it is published.
+/// Checks that a file decodes, before it is published.
 public enum MediaVerifier {
-    /// Decodes every video and audio packet of the main streams of `path` with strict error
-    /// detection (`err_detect explode` in the demuxer and the decoders) and reports what it found.
+    /// How much of the video a check decodes.
+    public enum Depth: Sendable {
+        /// Every packet: proves every frame decodes; costs a full decode.
+        case everyFrame
+        /// Every keyframe, each decoded on its own; every other packet is read, checked and
+        /// counted but not decoded. Enough for a file this program just remuxed from segments it
+        /// encoded itself (a join error shows at the keyframe that starts each segment), at a
+        /// small fraction of a full decode.
+        case keyframes
+    }
+
+    /// Reads every packet of the main video and audio streams of `path` with strict error
+    /// detection (`err_detect explode` in the demuxer and the decoders), decodes them as deep as
+    /// `depth` says, and reports what it found.
     ///
     /// Fails on any damaged or cut-short packet, on any decoding error, and when the video ends
     /// before the frame count its container declares.
     /// - Parameters:
     ///   - path: the file.
     ///   - limits: what the file may be.
+    ///   - depth: how much video to decode; audio is always decoded in full.
     ///   - shouldStop: asked between packets and by blocking reads.
     /// - Throws: ``FFmpegError``: `corruptMedia` (category `invalidInput`) for a damaged or
     ///   truncated file, `unsupportedFormat`, `tooManyPixels`, `readFailed`, `stopped`.
     public static func verify(
-        _ path: String, limits: MediaLimits = MediaLimits(), shouldStop: @escaping @Sendable () -> Bool = { false }
+        _ path: String, limits: MediaLimits = MediaLimits(), depth: Depth = .everyFrame,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
     ) throws(FFmpegError) -> VerifiedMedia {
         let stop = StopSignal(shouldStop)
         let input = try InputFile(path: path, limits: limits, stop: stop, strict: true)
@@ -49,11 +63,29 @@ public enum MediaVerifier {
                 throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: path, code: shim_AVERROR_INVALIDDATA(),
                                   reason: "a packet is damaged or cut short at byte \(packet.pointer.pointee.pos)")
             }
+            if index == videoIndex, depth == .keyframes, let video {
+                frames += 1
+                guard packet.isKeyframe else { continue }
+                // Decode the keyframe alone, then reset the decoder for the next one.
+                try video.send(packet, stop: stop)
+                try video.send(nil as Packet?, stop: stop)
+                var decoded = 0
+                while try video.receive(frame, stop: stop) {
+                    decoded += 1
+                    frame.unref()
+                }
+                avcodec_flush_buffers(video.pointer)
+                guard decoded == 1 else {
+                    throw FFmpegError(.corruptMedia, operation: "decode", path: path, code: shim_AVERROR_INVALIDDATA(),
+                                      reason: "the keyframe at byte \(packet.pointer.pointee.pos) does not decode on its own")
+                }
+                continue
+            }
             let decoder = index == videoIndex ? video : audio
             try decoder?.send(packet, stop: stop)
             try drain(decoder, counting: index == videoIndex)
         }
-        for (decoder, counting) in [(video, true), (audio, false)] {
+        for (decoder, counting) in [(depth == .everyFrame ? video : nil, true), (audio, false)] {
             try decoder?.send(nil as Packet?, stop: stop)
             try drain(decoder, counting: counting)
         }

@@ -44,7 +44,8 @@ enum VideoChunks {
     }
 
     /// Joins the workspace's `segments` (and `audio`) into the workspace file `name` without
-    /// re-encoding, then checks that it decodes and lasts `expectedSeconds` within two frames.
+    /// re-encoding, then checks it: every packet read strictly and counted, every keyframe (each
+    /// segment's first) decoded, and the length `expectedSeconds` within two frames.
     private static func join(_ segments: [String], audio: String?, expectedSeconds: Double, as name: String,
                      limits: MediaLimits, context: JobContext) throws {
         let workspace = context.workspace
@@ -52,7 +53,7 @@ enum VideoChunks {
             try SegmentJoiner.join(segments: segments.map { workspace.url(for: $0).path }, audio: audio.map { workspace.url(for: $0).path },
                                    output: temporary.path, shouldStop: stopCheck(context))
         }
-        let verified = try MediaVerifier.verify(workspace.url(for: name).path, limits: limits)
+        let verified = try MediaVerifier.verify(workspace.url(for: name).path, limits: limits, depth: .keyframes)
         let frame = verified.frames > 0 ? verified.duration / Double(verified.frames) : 0.1
         guard verified.frames > 0, abs(verified.duration - expectedSeconds) <= max(2 * frame, 0.1) else {
             throw PackageError.invalidVideo(name, "\(verified.frames) frames over \(verified.duration) s, expected \(expectedSeconds) s")
