@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
 
-        .testTarget(name: "TaskContractTests", dependencies: ["TaskContract"]),
+        .testTarget(name: "TaskContractTests", dependencies: ["TaskContract", "EngineTestKit"]),
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit"]),
         .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit"]),
         .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit"]),

@@ -60,7 +60,9 @@ struct JobRunner {
             tracker.finished(finalizeCost: (clock.now - finalizeStart).seconds, elapsed: elapsed())
             try store.transition(record.id, to: StateChange(state: .completed, progress: tracker.snapshot, clearsCancel: true),
                                  journal: JournalEntry(jobID: record.id, event: .ended, detail: ["outcome": "completed"]))
-        } catch is JobStopped {
+        } catch where error is JobStopped || task.isExpired {
+            // A library that noticed the stop reports it its own way; any error while a stop is
+            // asked for is the stop.
             tracker.stopped(elapsed: elapsed())
             return pause(progress: tracker.snapshot)
         } catch {
@@ -121,8 +123,8 @@ struct JobRunner {
                         failure = error
                         group.cancelAll()
                     }
-                case .failure(let error as JobStopped):
-                    _ = error
+                case .failure(let error) where error is JobStopped || task.isExpired:
+                    continue
                 case .failure(let error as ItemFailure):
                     itemFailures.append(error)
                     try? store.append(JournalEntry(jobID: record.id, event: .checkpoint, detail: [

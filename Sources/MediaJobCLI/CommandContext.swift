@@ -52,6 +52,17 @@ struct CommandContext: Sendable {
         return scheduler
     }
 
+    /// The inputs (files and folders) and `--output DIR` of a batch command.
+    func batch() throws -> (items: [InputItem], output: String) {
+        guard !arguments.positionals.isEmpty else {
+            throw UsageError("give at least one photo, video or folder", command: arguments.command)
+        }
+        guard let output = arguments.value("output") else {
+            throw UsageError("--output DIR is required", command: arguments.command)
+        }
+        return (try InputCollector.collect(arguments.positionals), URL(fileURLWithPath: output).standardizedFileURL.path)
+    }
+
     /// The pixel limits for images and videos: `--max-pixels`, else the libraries' default.
     func limits() throws -> (image: ImageLimits, media: MediaLimits) {
         guard let pixels = try arguments.integer("max-pixels", in: 1...1 << 40) else { return (ImageLimits(), MediaLimits()) }

@@ -35,8 +35,7 @@ enum CompressCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments
-        guard !arguments.positionals.isEmpty else { throw UsageError("give at least one photo, video or folder", command: name) }
-        guard let output = arguments.value("output") else { throw UsageError("--output DIR is required", command: name) }
+        let (items, output) = try context.batch()
         if arguments.value("quality") != nil, arguments.value("target-size") != nil {
             throw UsageError("give --quality or --target-size, not both", command: name)
         }
@@ -46,7 +45,7 @@ enum CompressCommand: Command {
             throw UsageError("--preset must be an x264 preset such as veryfast or medium, got '\(preset)'", command: name)
         }
         let spec = CompressJob.Spec(
-            items: try InputCollector.collect(arguments.positionals), output: URL(fileURLWithPath: output).standardizedFileURL.path,
+            items: items, output: output,
             maxWidth: box?.width, maxHeight: box?.height, quality: try arguments.integer("quality", in: 1...100) ?? 80,
             targetSize: try arguments.integer("target-size", in: 1_000...Int(Int32.max)).map(Int64.init),
             videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,

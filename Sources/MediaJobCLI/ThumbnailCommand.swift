@@ -30,10 +30,9 @@ enum ThumbnailCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments
-        guard !arguments.positionals.isEmpty else { throw UsageError("give at least one photo, video or folder", command: name) }
-        guard let output = arguments.value("output") else { throw UsageError("--output DIR is required", command: name) }
+        let (items, output) = try context.batch()
         let spec = ThumbnailJob.Spec(
-            items: try InputCollector.collect(arguments.positionals), output: URL(fileURLWithPath: output).standardizedFileURL.path,
+            items: items, output: output,
             size: try arguments.integer("size", in: 16...4096) ?? 256, format: arguments.value("format") ?? "jpeg",
             quality: try arguments.integer("quality", in: 1...100) ?? 80, overwrite: arguments.has("overwrite"),
             skipBad: arguments.has("skip-bad"), imageLimits: try context.limits().image, mediaLimits: try context.limits().media)

@@ -79,7 +79,7 @@ public struct CompressJob: JobKind {
         try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
         let work = try MediaChunk(chunk)
         let item = spec.items[work.item]
-        do {
+        try SkippedItems.guarding(item.path, index: work.item, skipBad: spec.skipBad, context: context) {
             switch work {
             case .image:
                 try CompressedImage(spec: spec, item: item).commit(in: context)
@@ -93,11 +93,6 @@ public struct CompressJob: JobKind {
                 _ = try AssetProbe.classify(item.path, limits: spec.mediaLimits, imageLimits: spec.imageLimits)
                 throw ItemFailure(item: item.path, reason: "the file changed since the job was planned; restart the job")
             }
-        } catch where context.isStopRequested {
-            throw JobStopped()
-        } catch let error as CategorizedError where error.category == .invalidInput && !(error is ItemFailure) {
-            guard spec.skipBad else { throw ItemFailure(item: item.path, reason: error.message) }
-            try SkippedItems.record(work.item, reason: "\(item.path): \(error.message)", in: context.workspace)
         }
         context.task.updateTitle(context.task.title, subtitle: try TaskSubtitle("\(chunk.stage) \(work.item + 1)/\(spec.items.count) files"))
         return "cpu"

@@ -68,13 +68,9 @@ public struct ExportJob: JobKind {
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
         try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
         let work = try MediaChunk(chunk)
-        let renderer = ExportRenderer(spec: spec, context: context)
-        do {
-            try renderer.render(work, key: chunk.key)
-        } catch let error as CategorizedError where error.category == .invalidInput {
-            let item = ExportAssets.describe(work.item, in: spec)
-            guard spec.skipBad else { throw ItemFailure(item: item, reason: error.message) }
-            try SkippedItems.record(work.item, reason: "\(item): \(error.message)", in: context.workspace)
+        try SkippedItems.guarding(ExportAssets.describe(work.item, in: spec), index: work.item, skipBad: spec.skipBad,
+                                  context: context) {
+            try ExportRenderer(spec: spec, context: context).render(work)
         }
         context.task.updateTitle(context.task.title, subtitle: try TaskSubtitle("\(chunk.stage) \(work.item + 1)/\(spec.manifest.assets.count) assets"))
         return "cpu"

@@ -9,34 +9,30 @@ struct ExportRenderer {
     let spec: ExportJob.Spec
     let context: JobContext
 
-    func render(_ work: MediaChunk, key: String) throws {
+    func render(_ work: MediaChunk) throws {
         let asset = spec.manifest.assets[work.item]
         let source = try ExportAssets.path(of: work.item, in: spec)
-        do {
-            switch work {
-            case .image:
-                let settings = spec.manifest.export.image
-                let format = try MediaSettings.imageFormat(settings.format)
-                let image = try MediaSettings.apply(asset.edits, to: VipsImage.load(source, limits: spec.imageLimits))
-                try context.workspace.commit(ExportAssets.outputName(asset.output, extension: format.fileExtension)) { temporary in
-                    try image.save(to: temporary.path, format: format, quality: settings.quality,
-                                   shouldStop: { [context] in context.isStopRequested })
-                }
-            case .segment(_, let index, let start, let end):
-                try VideoChunks.segment(source, from: start, to: end,
-                                        edit: MediaSettings.videoEdit(asset.edits, maxHeight: spec.manifest.export.video.maxHeight),
-                                        encoding: try MediaSettings.videoEncoding(spec.manifest.export.video),
-                                        as: VideoChunks.segmentName(asset.output, index), limits: spec.mediaLimits, context: context)
-            case .audio(_, let start, let end):
-                try VideoChunks.audio(source, from: start, to: end, mode: MediaSettings.audioMode(spec.manifest.export.audio),
-                                      as: VideoChunks.audioName(asset.output), limits: spec.mediaLimits, context: context)
-            case .unreadable:
-                _ = try AssetProbe.classify(source, limits: spec.mediaLimits, imageLimits: spec.imageLimits)
-                throw ItemFailure(item: ExportAssets.describe(work.item, in: spec),
-                                  reason: "the file changed since the job was planned; restart the job")
+        switch work {
+        case .image:
+            let settings = spec.manifest.export.image
+            let format = try MediaSettings.imageFormat(settings.format)
+            let image = try MediaSettings.apply(asset.edits, to: VipsImage.load(source, limits: spec.imageLimits))
+            try context.workspace.commit(ExportAssets.outputName(asset.output, extension: format.fileExtension)) { temporary in
+                try image.save(to: temporary.path, format: format, quality: settings.quality,
+                               shouldStop: { [context] in context.isStopRequested })
             }
-        } catch where context.isStopRequested {
-            throw JobStopped()
+        case .segment(_, let index, let start, let end):
+            try VideoChunks.segment(source, from: start, to: end,
+                                    edit: MediaSettings.videoEdit(asset.edits, maxHeight: spec.manifest.export.video.maxHeight),
+                                    encoding: try MediaSettings.videoEncoding(spec.manifest.export.video),
+                                    as: VideoChunks.segmentName(asset.output, index), limits: spec.mediaLimits, context: context)
+        case .audio(_, let start, let end):
+            try VideoChunks.audio(source, from: start, to: end, mode: MediaSettings.audioMode(spec.manifest.export.audio),
+                                  as: VideoChunks.audioName(asset.output), limits: spec.mediaLimits, context: context)
+        case .unreadable:
+            _ = try AssetProbe.classify(source, limits: spec.mediaLimits, imageLimits: spec.imageLimits)
+            throw ItemFailure(item: ExportAssets.describe(work.item, in: spec),
+                              reason: "the file changed since the job was planned; restart the job")
         }
     }
 }
