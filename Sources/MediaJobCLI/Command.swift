@@ -28,6 +28,12 @@ enum CommonOptions {
                                              "refuse images and videos with more pixels than this, read from the header (default 268402689)")
     static let skipBad = OptionSpec.flag("skip-bad", "skip files that cannot be read and complete anyway, listing them")
 
+    /// The options batch commands (thumbnail, compress) take besides their own.
+    static let batch = [
+        OptionSpec.option("output", "DIR", "the folder to create (required)"),
+        .flag("overwrite", "replace DIR if it exists"), skipBad, maxPixels,
+    ] + running
+
     /// The options every job-running command takes.
     static let running = [stateDir, strategy, maxJobs, json]
 }

@@ -23,15 +23,12 @@ enum CompressCommand: Command {
           mediajob compress photo.jpg --output mail --target-size 300000
         """
     static let options: [OptionSpec] = [
-        .option("output", "DIR", "the folder to create (required)"),
         .option("max-size", "WxH", "fit inside this box, never enlarging (for example 1920x1080)"),
         .option("quality", "Q", "photo quality 1 to 100 (default 80)"),
         .option("target-size", "BYTES", "largest size for each photo; the quality is searched to meet it"),
         .option("video-crf", "N", "x264 constant rate factor 0 to 51 (default 23; higher is smaller)"),
         .option("preset", "P", "x264 preset, ultrafast … veryslow (default veryfast)"),
-        .flag("overwrite", "replace DIR if it exists"),
-        CommonOptions.skipBad, CommonOptions.maxPixels,
-    ] + CommonOptions.running
+    ] + CommonOptions.batch
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments

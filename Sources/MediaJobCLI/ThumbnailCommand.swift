@@ -20,13 +20,10 @@ enum ThumbnailCommand: Command {
           mediajob thumbnail a.jpg b.mp4 --output previews --format webp
         """
     static let options: [OptionSpec] = [
-        .option("output", "DIR", "the folder to create (required)"),
         .option("size", "N", "longest side in pixels (default 256)"),
         .option("format", "F", "jpeg (default), webp, avif or png"),
         .option("quality", "Q", "1 to 100 (default 80)"),
-        .flag("overwrite", "replace DIR if it exists"),
-        CommonOptions.skipBad, CommonOptions.maxPixels,
-    ] + CommonOptions.running
+    ] + CommonOptions.batch
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments
