@@ -133,8 +133,11 @@ void shim_rotate_plane(const uint8_t *source, int source_stride, int width, int 
 }
 #undef ROTATE_LOOP
 
-static inline double clamp255(double value) {
-    return value < 0.0 ? 0.0 : (value > 255.0 ? 255.0 : value);
+// The colour definition libvips' path uses too: exposure, contrast and saturation composed in
+// floating point with no clamping between steps, then rounded half to even and clamped once.
+static inline uint8_t to_byte(double value) {
+    double r = nearbyint(value);
+    return (uint8_t)(r < 0.0 ? 0.0 : (r > 255.0 ? 255.0 : r));
 }
 
 void shim_adjust_rgb24(uint8_t *pixels, int stride, int width, int height,
@@ -144,9 +147,8 @@ void shim_adjust_rgb24(uint8_t *pixels, int stride, int width, int height,
     uint8_t rounded[256];
     double gain = exp2(exposure);
     for (int v = 0; v < 256; v++) {
-        double exposed = clamp255(v * gain);
-        table[v] = clamp255((exposed - 128.0) * contrast + 128.0);
-        rounded[v] = (uint8_t)(table[v] + 0.5);  // non-negative: truncation rounds half up
+        table[v] = (v * gain - 128.0) * contrast + 128.0;
+        rounded[v] = to_byte(table[v]);
     }
     for (int y = 0; y < height; y++) {
         uint8_t *p = pixels + (ptrdiff_t)y * stride;
@@ -158,9 +160,9 @@ void shim_adjust_rgb24(uint8_t *pixels, int stride, int width, int height,
         for (; p < end; p += 3) {
             double r = table[p[0]], g = table[p[1]], b = table[p[2]];
             double luma = 0.299 * r + 0.587 * g + 0.114 * b;
-            p[0] = (uint8_t)(clamp255(luma + (r - luma) * saturation) + 0.5);
-            p[1] = (uint8_t)(clamp255(luma + (g - luma) * saturation) + 0.5);
-            p[2] = (uint8_t)(clamp255(luma + (b - luma) * saturation) + 0.5);
+            p[0] = to_byte(luma + (r - luma) * saturation);
+            p[1] = to_byte(luma + (g - luma) * saturation);
+            p[2] = to_byte(luma + (b - luma) * saturation);
         }
     }
 }

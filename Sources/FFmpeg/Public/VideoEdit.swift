@@ -4,8 +4,9 @@
 /// ``VideoInfo/rotation``) is applied before the edit, and the output carries no rotation.
 /// Colour is defined on 8-bit RGB values exactly as for still images: exposure `e` multiplies
 /// R, G and B by 2^e; contrast `c` maps v → (v − 128)·c + 128; saturation `s` maps
-/// v → Y + (v − Y)·s with Rec.601 luma Y = 0.299 R + 0.587 G + 0.114 B; each step is clamped to
-/// 0…255 and the result rounded half up.
+/// v → Y + (v − Y)·s with Rec.601 luma Y = 0.299 R + 0.587 G + 0.114 B. The steps compose in
+/// floating point without clamping in between; the result is rounded half to even and clamped
+/// to 0…255 once, as libvips' path does.
 public struct VideoEdit: Sendable, Codable, Equatable {
     /// A rectangle of the shown picture, in pixels from its top-left corner.
     public struct Crop: Sendable, Codable, Equatable {
