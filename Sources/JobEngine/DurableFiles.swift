@@ -1,12 +1,23 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// The durable file operations the engine is built on: write to a temporary name, `fsync`,
 /// rename, `fsync` the folder. Nothing here ever leaves a half-written file under a final name.
 public enum DurableFiles {
+    private static let syncing = Atomic(true)
+
+    /// Whether ``sync(_:)`` flushes. Only benchmarks turn it off, to measure what durability
+    /// costs; nothing survives a power cut without it.
+    public static var isSyncEnabled: Bool {
+        get { syncing.load(ordering: .relaxed) }
+        set { syncing.store(newValue, ordering: .relaxed) }
+    }
+
     /// Flushes a file or folder to stable storage.
     /// - Throws: ``FileSystemError`` (a failed `fsync` must not be retried on the same data).
     public static func sync(_ url: URL) throws {
+        guard isSyncEnabled else { return }
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError("open", path: url.path) }
         defer { close(fd) }

@@ -7,6 +7,8 @@ public enum MediaJobCLI {
     /// Runs the program with `arguments` (without the program name) and returns the exit code.
     public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
         let console = Console()
+        // Benchmark-only: measures what checkpoints cost by skipping every fsync. Never for real work.
+        if environment["MEDIAJOB_BENCH_NO_FSYNC"] == "1" { DurableFiles.isSyncEnabled = false }
         guard let first = arguments.first else {
             console.out(HelpText.overview)
             return ExitCode.completed

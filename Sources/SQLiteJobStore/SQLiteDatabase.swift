@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Glibc
+import JobEngine
 
 /// One SQLite connection. ``SQLiteJobStore`` serialises every use under its lock, which is
 /// what makes the unchecked `Sendable` sound.
@@ -24,7 +25,7 @@ final class SQLiteDatabase: @unchecked Sendable {
         self.path = path
         sqlite3_busy_timeout(handle, 10_000)
         try switchToWAL()
-        try execute("PRAGMA synchronous = FULL")
+        try execute(DurableFiles.isSyncEnabled ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF")
         try execute("PRAGMA foreign_keys = ON")
     }
 

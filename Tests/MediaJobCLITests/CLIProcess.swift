@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// The built `mediajob` binary, run as a child process with its output captured as it comes.
@@ -23,6 +24,7 @@ final class CLIProcess: Sendable {
     private let stdout = OutputBuffer()
     private let stderr = OutputBuffer()
     private let outPipe = Pipe(), errPipe = Pipe()
+    private let readers = DispatchGroup()
 
     /// Starts `mediajob arguments…`.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
@@ -37,16 +39,19 @@ final class CLIProcess: Sendable {
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
         self.process = process
-        let stdout = self.stdout, stderr = self.stderr
-        outPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            stdout.append(data)
-        }
-        errPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            stderr.append(data)
-        }
         try process.run()
+        // Plain blocking reads on worker threads, not readabilityHandler: Foundation's dispatch
+        // sources on pipe descriptors crashed libdispatch here when many processes came and went.
+        try? outPipe.fileHandleForWriting.close()
+        try? errPipe.fileHandleForWriting.close()
+        for (pipe, buffer) in [(outPipe, stdout), (errPipe, stderr)] {
+            let descriptor = pipe.fileHandleForReading.fileDescriptor
+            readers.enter()
+            Thread.detachNewThread { [readers] in // a thread of its own: the read blocks
+                buffer.drain(descriptor)
+                readers.leave()
+            }
+        }
     }
 
     /// Runs `mediajob arguments…` to the end.
@@ -83,12 +88,7 @@ final class CLIProcess: Sendable {
     /// Waits for the process to end and returns what it left.
     func finish() -> Result {
         process.waitUntilExit()
-        outPipe.fileHandleForReading.readabilityHandler = nil
-        errPipe.fileHandleForReading.readabilityHandler = nil
-        let restOut = outPipe.fileHandleForReading.readDataToEndOfFile()
-        let restErr = errPipe.fileHandleForReading.readDataToEndOfFile()
-        stdout.append(restOut)
-        stderr.append(restErr)
+        readers.wait()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: stdout.data, as: UTF8.self),
                       stderr: String(decoding: stderr.data, as: UTF8.self))
@@ -113,6 +113,21 @@ private final class OutputBuffer: Sendable {
     private let bytes = Mutex(Data())
 
     func append(_ data: Data) { bytes.withLock { $0.append(data) } }
+
+    /// Reads `descriptor` until end of file, keeping what it delivers.
+    func drain(_ descriptor: Int32) {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                append(Data(chunk[0..<count]))
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
 
     var data: Data { bytes.withLock { $0 } }
 }

