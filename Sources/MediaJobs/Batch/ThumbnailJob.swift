@@ -21,11 +21,14 @@ public struct ThumbnailJob: JobKind {
         public var quality: Int
         public var overwrite: Bool
         public var skipBad: Bool
+        /// Batches made at once.
+        public var parallelism: Int
         public var imageLimits: ImageLimits
         public var mediaLimits: MediaLimits
 
         public init(items: [InputItem], output: String, size: Int, format: String, quality: Int, overwrite: Bool,
-                    skipBad: Bool, imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits()) {
+                    skipBad: Bool, parallelism: Int = 1, imageLimits: ImageLimits = ImageLimits(),
+                    mediaLimits: MediaLimits = MediaLimits()) {
             self.items = items
             self.output = output
             self.size = size
@@ -33,6 +36,7 @@ public struct ThumbnailJob: JobKind {
             self.quality = quality
             self.overwrite = overwrite
             self.skipBad = skipBad
+            self.parallelism = parallelism
             self.imageLimits = imageLimits
             self.mediaLimits = mediaLimits
         }
@@ -65,7 +69,7 @@ public struct ThumbnailJob: JobKind {
             PlannedChunk(key: "batch-\(number)", stage: .render, detail: try JSONEncoder().encode(members))
         }
         return JobPlan(title: "Thumbnails of \(spec.items.count) files", destination: URL(fileURLWithPath: spec.output),
-                       chunks: chunks, parallelism: 1, overwrite: spec.overwrite)
+                       chunks: chunks, parallelism: spec.parallelism, overwrite: spec.overwrite)
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
