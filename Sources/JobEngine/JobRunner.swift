@@ -118,6 +118,7 @@ struct JobRunner {
                             jobID: record.id, chunkIndex: finished.chunk.index, stage: finished.chunk.plan.stage,
                             kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next.snapshot))
                         tracker = next
+                        task.updateTitle(task.title, subtitle: Self.subtitle(for: tracker.snapshot))
                         task.publish(tracker.snapshot)
                     } catch {
                         failure = error
@@ -195,6 +196,16 @@ struct JobRunner {
                 try? await Task.sleep(for: interval)
             }
         }
+    }
+}
+
+extension JobRunner {
+    /// The committed count in the person's words: the stage of the last chunk and the units done,
+    /// `encode 5/8`; always within the 30 characters a subtitle may have.
+    static func subtitle(for snapshot: ProgressSnapshot) -> TaskSubtitle {
+        let counts = "\(snapshot.unitsDone)/\(snapshot.unitsTotal)"
+        let stage = String((snapshot.stage?.rawValue ?? "working").prefix(TaskSubtitle.maximumLength - counts.count - 1))
+        return (try? TaskSubtitle("\(stage) \(counts)")) ?? TaskSubtitle(stringLiteral: String(counts.prefix(30)))
     }
 }
 

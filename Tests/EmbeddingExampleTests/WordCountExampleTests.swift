@@ -5,9 +5,9 @@ import Testing
 @Suite struct WordCountExampleTests {
     @Test func theReadmesEmbeddingExampleRunsToACompletedReport() async throws {
         let folder = TemporaryDirectory()
-        let files = ["one two three", "four five", "six"].enumerated().map { index, text in
+        let files = try ["one two three", "four five", "six"].enumerated().map { index, text in
             let path = folder.path("\(index).txt")
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             return path
         }
         let outcome = try await countWords(in: files, report: folder.path("report.txt"),

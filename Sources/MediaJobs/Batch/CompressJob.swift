@@ -94,7 +94,6 @@ public struct CompressJob: JobKind {
                 throw ItemFailure(item: item.path, reason: "the file changed since the job was planned; restart the job")
             }
         }
-        context.task.updateTitle(context.task.title, subtitle: try TaskSubtitle("\(chunk.stage) \(work.item + 1)/\(spec.items.count) files"))
         return "cpu"
     }
 

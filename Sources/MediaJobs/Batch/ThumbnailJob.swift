@@ -99,8 +99,6 @@ public struct ThumbnailJob: JobKind {
             }
         }
         if !failures.isEmpty { throw ItemFailure(item: chunk.key, reason: failures.joined(separator: "; ")) }
-        let last = (members.last ?? 0) + 1
-        context.task.updateTitle(context.task.title, subtitle: try TaskSubtitle("thumbnails \(last)/\(spec.items.count)"))
         return "cpu"
     }
 

@@ -25,7 +25,7 @@ enum AssetProbe {
         let info: MediaInfo
         do {
             info = try MediaProbe.probe(path, limits: limits, scanKeyframes: true)
-        } catch let error as FFmpegError where recognised.contains(error.kind) {
+        } catch where recognised.contains(error.kind) {
             throw error
         } catch {
             throw imageError

@@ -72,7 +72,6 @@ public struct ExportJob: JobKind {
                                   context: context) {
             try ExportRenderer(spec: spec, context: context).render(work)
         }
-        context.task.updateTitle(context.task.title, subtitle: try TaskSubtitle("\(chunk.stage) \(work.item + 1)/\(spec.manifest.assets.count) assets"))
         return "cpu"
     }
 

@@ -31,7 +31,7 @@ struct ExportPackager {
             }
             try context.checkStop()
         }
-        let manifest = try PackageManifest(name: spec.manifest.name, files: files, skipped: skipped)
+        let manifest = PackageManifest(name: spec.manifest.name, files: files, skipped: skipped)
         try workspace.commit(PackageManifest.fileName, data: manifest.encoded())
         let listed = files + [try PackageFile(name: PackageManifest.fileName, in: workspace)]
         return spec.manifest.export.package.format == "folder" ? try folder(listed) : try zip(listed, manifest: manifest)
