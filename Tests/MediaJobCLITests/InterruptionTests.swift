@@ -102,3 +102,23 @@ import Testing
         #expect(try fixture.status(id)[string: "state"] == "paused")
     }
 }
+
+@Suite struct ConcurrentCommandTests {
+    @Test func twoProcessesResumingOneJobAtOnceRunItOnceAndTheOtherIsToldWhy() throws {
+        let fixture = CLIFixture()
+        let job = try fixture.start("selftest", fixture.selftest(units: 30, unitMilliseconds: 20))
+        let first = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
+        job.send(SIGINT)
+        #expect(job.finish().status == 75)
+        let id = try #require(first[string: "job_id"])
+        let one = try fixture.start("resume", [id])
+        let two = try fixture.start("resume", [id])
+        let results = [one.finish(), two.finish()]
+        #expect(results.map(\.status).sorted() == [0, 69])
+        let refused = try #require(results.first { $0.status == 69 })
+        #expect(refused.stderr.contains("another process") || refused.stderr.contains("is completed"))
+        let result = try fixture.result()
+        #expect(result.committed == Array(0..<30))
+        #expect(result.executions.values.reduce(0, +) <= 31, "no unit ran in both processes")
+    }
+}
