@@ -84,10 +84,8 @@ public struct SelfTestJob: JobKind {
         }
         let log = (try? String(contentsOf: context.workspace.url(for: Self.executionLog), encoding: .utf8)) ?? ""
         let executions = log.split(separator: "\n").reduce(into: [String: Int]()) { $0[String($1), default: 0] += 1 }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let name = "result.json"
-        try context.workspace.commit(name, data: try encoder.encode(Result(committed: committed, executions: executions)))
+        try context.workspace.commit(name, data: try StableJSON.encode(Result(committed: committed, executions: executions)))
         return context.workspace.url(for: name)
     }
 

@@ -25,6 +25,14 @@ final class Packet {
     /// Whether the demuxer flagged the packet as damaged (for example cut short by a truncation).
     var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
 
+    /// Throws `corruptMedia` naming `what` (for example "a video packet") and where it lies when
+    /// the demuxer flagged the packet as damaged.
+    func requireIntact(_ what: String, path: String) throws(FFmpegError) {
+        guard isCorrupt else { return }
+        throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: path, code: shim_AVERROR_INVALIDDATA(),
+                          reason: "\(what) is damaged or cut short at byte \(pointer.pointee.pos)")
+    }
+
     /// The stream the packet belongs to.
     var streamIndex: Int32 { pointer.pointee.stream_index }
 

@@ -61,10 +61,7 @@ final class SegmentChain {
     }
 
     private func shift(_ packet: Packet) throws(FFmpegError) {
-        if packet.isCorrupt {
-            throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: current.path,
-                              code: shim_AVERROR_INVALIDDATA(), reason: "a video packet is damaged or cut short")
-        }
+        try packet.requireIntact("a video packet", path: current.path)
         let p = packet.pointer
         av_packet_rescale_ts(p, current.stream(streamIndex).pointee.time_base, timeBase)
         let nopts = shim_AV_NOPTS_VALUE()

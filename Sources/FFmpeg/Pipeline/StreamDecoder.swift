@@ -54,11 +54,7 @@ final class StreamDecoder {
                 guard packet.isKeyframe else { continue }
                 awaitingKeyframe = false
             }
-            if strict && packet.isCorrupt {
-                throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: input.path,
-                                  code: shim_AVERROR_INVALIDDATA(),
-                                  reason: "a packet is damaged or cut short at byte \(packet.pointer.pointee.pos)")
-            }
+            if strict { try packet.requireIntact("a packet", path: input.path) }
             try decoder.send(packet, stop: input.stop)
         }
     }

@@ -71,10 +71,7 @@ public enum AudioTrack {
         while try input.read(into: packet) {
             guard packet.streamIndex == index else { continue }
             try input.stop.check(path: input.path)
-            if packet.isCorrupt {
-                throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: input.path,
-                                  code: shim_AVERROR_INVALIDDATA(), reason: "an audio packet is damaged or cut short")
-            }
+            try packet.requireIntact("an audio packet", path: input.path)
             guard let time = packet.time else { continue }
             if let endTime, time >= endTime { break }
             let p = packet.pointer

@@ -71,11 +71,7 @@ public enum MediaProbe {
         while try input.read(into: packet) {
             guard packet.streamIndex == index else { continue }
             try input.stop.check(path: input.path)
-            if packet.isCorrupt {
-                throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: input.path,
-                                  code: shim_AVERROR_INVALIDDATA(),
-                                  reason: "a video packet is damaged or cut short at byte \(packet.pointer.pointee.pos)")
-            }
+            try packet.requireIntact("a video packet", path: input.path)
             count += 1
             if packet.isKeyframe, let time = packet.time {
                 keyframes.append(timeBase.seconds(time))

@@ -59,10 +59,7 @@ public enum MediaVerifier {
             try stop.check(path: path)
             let index = packet.streamIndex
             guard index == videoIndex || index == audioIndex else { continue }
-            if packet.isCorrupt {
-                throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: path, code: shim_AVERROR_INVALIDDATA(),
-                                  reason: "a packet is damaged or cut short at byte \(packet.pointer.pointee.pos)")
-            }
+            try packet.requireIntact("a packet", path: path)
             if index == videoIndex, depth == .keyframes, let video {
                 frames += 1
                 guard packet.isKeyframe else { continue }

@@ -82,10 +82,7 @@ public enum SegmentJoiner {
         guard let input, let index else { return false }
         while try input.read(into: packet) {
             guard packet.streamIndex == index else { continue }
-            if packet.isCorrupt {
-                throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: input.path,
-                                  code: shim_AVERROR_INVALIDDATA(), reason: "an audio packet is damaged or cut short")
-            }
+            try packet.requireIntact("an audio packet", path: input.path)
             return true
         }
         return false

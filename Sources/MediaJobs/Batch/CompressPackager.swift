@@ -37,8 +37,8 @@ struct CompressPackager {
             var name = mine.contains(where: \.isImage)
                 ? try CompressedImage.committedName(of: item, in: workspace)
                 : try VideoChunks.joinItem(item.name, chunks: mine, limits: spec.mediaLimits, context: context)
-            let outputBytes = try Self.size(workspace.url(for: name))
-            let inputBytes = try Self.size(URL(fileURLWithPath: item.path))
+            let outputBytes = try FileSize.bytes(at: workspace.url(for: name).path)
+            let inputBytes = try FileSize.bytes(at: item.path)
             let copied = outputBytes >= inputBytes
             if copied {
                 try DurableFiles.remove(workspace.url(for: name))
@@ -49,13 +49,7 @@ struct CompressPackager {
                                  outputBytes: copied ? inputBytes : outputBytes, copied: copied))
             try context.checkStop()
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try workspace.commit("report.json", data: try encoder.encode(Report(items: entries, skipped: skipped)))
+        try workspace.commit("report.json", data: try StableJSON.encode(Report(items: entries, skipped: skipped)))
         return try PackageFolder.assemble(entries.map(\.output) + ["report.json"], in: workspace, as: "compressed")
-    }
-
-    private static func size(_ url: URL) throws -> Int64 {
-        (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

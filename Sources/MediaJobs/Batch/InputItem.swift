@@ -38,7 +38,7 @@ public enum InputCollector {
                     suffix += 1
                 }
                 taken.insert(name.lowercased())
-                let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+                let size = (try? FileSize.bytes(at: file.path)) ?? 0
                 items.append(InputItem(path: file.path, name: name, size: size))
             }
         }

@@ -33,9 +33,7 @@ struct ThumbnailPackager {
             entries.append(Entry(source: item.path, output: name, width: image.width, height: image.height))
             images.append(image)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try workspace.commit("index.json", data: try encoder.encode(Index(thumbnails: entries, skipped: skipped)))
+        try workspace.commit("index.json", data: try StableJSON.encode(Index(thumbnails: entries, skipped: skipped)))
         if !images.isEmpty {
             let columns = Int(Double(images.count).squareRoot().rounded(.up))
             let sheet = try VipsImage.grid(images, columns: columns, cell: spec.size, spacing: 8, background: [32, 32, 32])

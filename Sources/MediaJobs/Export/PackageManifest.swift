@@ -15,7 +15,7 @@ struct PackageFile: Codable, Equatable, Sendable {
         let url = workspace.url(for: name)
         self.name = name
         self.path = url.path
-        self.size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+        self.size = try FileSize.bytes(at: url.path)
         self.sha256 = try SHA256Hasher.hex(ofFile: url.path)
     }
 
@@ -40,9 +40,7 @@ struct PackageManifest: Codable, Equatable, Sendable {
 
     /// Pretty, sorted JSON: the same package always has the same manifest bytes.
     func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try StableJSON.encode(self)
     }
 }
 
