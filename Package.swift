@@ -35,6 +35,12 @@ let package = Package(
         .target(name: "FFmpeg", dependencies: ["CFFmpegShim", "CFFmpeg", "TaskContract"]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .target(name: "Archive", dependencies: ["CArchive", "TaskContract"]),
+        // Vulkan's headers only: the loader is opened at run time, so the program starts without it.
+        .systemLibrary(name: "CVulkan", providers: [.apt(["libvulkan-dev"])]),
+        .target(name: "Vulkan", dependencies: ["CVulkan"]),
+        // The render stage's compute shaders: GLSL sources and the SPIR-V made from them (Scripts/make-shaders).
+        .target(name: "CShaders", exclude: ["glsl", "spirv"]),
+        .target(name: "GPURender", dependencies: ["Vulkan", "CShaders"]),
 
         .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive"]),
         .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg"]),
@@ -47,6 +53,7 @@ let package = Package(
         .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
+        .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit"]),
         .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
         .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
         .testTarget(

@@ -1,0 +1,34 @@
+#version 450
+// Floating-point RGBA back to RGBA8, then exposure, contrast and saturation by the project's
+// one colour definition (the CPU path's):
+//   v = round_half_even(v) clamped to 0…255 (the resized 8-bit picture);
+//   v₂ = v·2^e·c + 128·(1 − c);  Y = 0.299 R₂ + 0.587 G₂ + 0.114 B₂;  v₃ = Y + (v₂ − Y)·s;
+//   out = round_half_even(v₃) clamped to 0…255, alpha untouched.
+layout(local_size_x = 256) in;
+
+layout(std430, binding = 0) readonly buffer Source { vec4 source[]; };
+layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
+
+layout(push_constant) uniform Constants {
+    int count;
+    int unpremultiply;
+    int adjust;
+    float gain;
+    float offset;
+    float saturation;
+} p;
+
+void main() {
+    int i = int(gl_GlobalInvocationID.x);
+    if (i >= p.count) return;
+    vec4 v = source[i];
+    if (p.unpremultiply != 0) v.rgb = v.a > 0.0 ? v.rgb * (255.0 / v.a) : vec3(0.0);
+    v = clamp(roundEven(v), 0.0, 255.0);
+    if (p.adjust != 0) {
+        vec3 c = v.rgb * p.gain + p.offset;
+        float luma = dot(c, vec3(0.299, 0.587, 0.114));
+        v.rgb = clamp(roundEven(luma + (c - luma) * p.saturation), 0.0, 255.0);
+    }
+    uvec4 b = uvec4(v);
+    target[i] = b.r | (b.g << 8) | (b.b << 16) | (b.a << 24);
+}

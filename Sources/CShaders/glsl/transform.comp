@@ -1,0 +1,53 @@
+#version 450
+// Crop, quarter turns and an optional whole-factor box shrink, exactly: 8-bit RGB or RGBA
+// pictures in (tightly packed, one after another), floating-point RGBA out (alpha-premultiplied
+// on request, as the Lanczos resize needs).
+// Turns are clockwise: turned (x, y) comes from the crop's (y, h-1-x) for one turn.
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(std430, binding = 0) readonly buffer Source { uint source[]; };
+layout(std430, binding = 1) writeonly buffer Target { vec4 target[]; };
+
+layout(push_constant) uniform Constants {
+    int sourceWidth, sourceHeight, channels;
+    int cropX, cropY, cropWidth, cropHeight;
+    int turns;
+    int shrinkX, shrinkY;
+    int width, height;
+    int premultiply;
+} p;
+
+float byteAt(uint offset) {
+    return float((source[offset >> 2] >> ((offset & 3u) * 8u)) & 255u);
+}
+
+vec4 pixelAt(uint index) {
+    uint offset = index * uint(p.channels);
+    return vec4(byteAt(offset), byteAt(offset + 1u), byteAt(offset + 2u), p.channels == 4 ? byteAt(offset + 3u) : 255.0);
+}
+
+void main() {
+    ivec2 o = ivec2(gl_GlobalInvocationID.xy);
+    int frame = int(gl_GlobalInvocationID.z);
+    if (o.x >= p.width || o.y >= p.height) return;
+    bool swaps = (p.turns & 1) == 1;
+    int turnedWidth = swaps ? p.cropHeight : p.cropWidth;
+    int turnedHeight = swaps ? p.cropWidth : p.cropHeight;
+    uint base = uint(frame) * uint(p.sourceWidth * p.sourceHeight);
+    vec4 sum = vec4(0.0);
+    for (int j = 0; j < p.shrinkY; j++) {
+        for (int i = 0; i < p.shrinkX; i++) {
+            int tx = min(o.x * p.shrinkX + i, turnedWidth - 1);
+            int ty = min(o.y * p.shrinkY + j, turnedHeight - 1);
+            ivec2 c;
+            if (p.turns == 1) c = ivec2(ty, p.cropHeight - 1 - tx);
+            else if (p.turns == 2) c = ivec2(p.cropWidth - 1 - tx, p.cropHeight - 1 - ty);
+            else if (p.turns == 3) c = ivec2(p.cropWidth - 1 - ty, tx);
+            else c = ivec2(tx, ty);
+            vec4 v = pixelAt(base + uint((p.cropY + c.y) * p.sourceWidth + p.cropX + c.x));
+            if (p.premultiply != 0) v.rgb *= v.a / 255.0;
+            sum += v;
+        }
+    }
+    target[uint(frame) * uint(p.width * p.height) + uint(o.y * p.width + o.x)] = sum / float(p.shrinkX * p.shrinkY);
+}

@@ -1,0 +1,57 @@
+#version 450
+// RGBA8 pictures to planar YUV 4:2:0, BT.601 limited range (what the CPU path's swscale
+// writes): Y = 16 + (65.481 R + 128.553 G + 24.966 B)/255, Cb = 128 + (−37.797 R − 74.203 G
+// + 112 B)/255, Cr = 128 + (112 R − 93.786 G − 18.214 B)/255, each chroma sample from the mean
+// of its 2×2 pixels, rounded. One invocation writes four bytes of one plane row. Per picture
+// the planes lie Y, Cb, Cr, rows `lumaStride` and `chromaStride` bytes apart (multiples of 4).
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(std430, binding = 0) readonly buffer Source { uint source[]; };
+layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
+
+layout(push_constant) uniform Constants {
+    int width, height;
+    int lumaStride, chromaStride;
+    int chroma;
+} p;
+
+vec3 rgb(int frame, int x, int y) {
+    uint v = source[uint(frame) * uint(p.width * p.height) + uint(min(y, p.height - 1) * p.width + min(x, p.width - 1))];
+    return vec3(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u));
+}
+
+uint byte(float v) { return uint(clamp(floor(v + 0.5), 0.0, 255.0)); }
+
+void main() {
+    int word = int(gl_GlobalInvocationID.x);
+    int row = int(gl_GlobalInvocationID.y);
+    int frame = int(gl_GlobalInvocationID.z);
+    int chromaWidth = (p.width + 1) / 2, chromaHeight = (p.height + 1) / 2;
+    int lumaBytes = p.lumaStride * p.height, chromaBytes = p.chromaStride * chromaHeight;
+    uint frameBase = uint(frame) * uint(lumaBytes + 2 * chromaBytes) / 4u;
+    if (p.chroma == 0) {
+        if (word * 4 >= p.lumaStride || row >= p.height) return;
+        uint packed = 0u;
+        for (int k = 0; k < 4; k++) {
+            int x = word * 4 + k;
+            if (x >= p.width) break;
+            vec3 c = rgb(frame, x, row);
+            packed |= byte(16.0 + dot(c, vec3(65.481, 128.553, 24.966)) / 255.0) << (8 * k);
+        }
+        target[frameBase + uint(row * p.lumaStride / 4 + word)] = packed;
+    } else {
+        if (word * 4 >= p.chromaStride || row >= chromaHeight) return;
+        uint cb = 0u, cr = 0u;
+        for (int k = 0; k < 4; k++) {
+            int x = word * 4 + k;
+            if (x >= chromaWidth) break;
+            vec3 c = (rgb(frame, 2 * x, 2 * row) + rgb(frame, 2 * x + 1, 2 * row)
+                      + rgb(frame, 2 * x, 2 * row + 1) + rgb(frame, 2 * x + 1, 2 * row + 1)) / 4.0;
+            cb |= byte(128.0 + dot(c, vec3(-37.797, -74.203, 112.0)) / 255.0) << (8 * k);
+            cr |= byte(128.0 + dot(c, vec3(112.0, -93.786, -18.214)) / 255.0) << (8 * k);
+        }
+        uint chromaBase = frameBase + uint(lumaBytes / 4 + row * p.chromaStride / 4 + word);
+        target[chromaBase] = cb;
+        target[chromaBase + uint(chromaBytes / 4)] = cr;
+    }
+}

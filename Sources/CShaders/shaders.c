@@ -1,0 +1,25 @@
+#include "shaders.h"
+
+// Each spirv/*.spv.inc is `glslc -mfmt=c` output: a braced list of the module's words.
+#define SHADER(name) \
+    const MJShader mj_shader_##name = { name##_words, sizeof(name##_words) / sizeof(uint32_t) };
+
+static const uint32_t transform_words[] =
+#include "spirv/transform.spv.inc"
+;
+SHADER(transform)
+
+static const uint32_t lanczos_words[] =
+#include "spirv/lanczos.spv.inc"
+;
+SHADER(lanczos)
+
+static const uint32_t finish_words[] =
+#include "spirv/finish.spv.inc"
+;
+SHADER(finish)
+
+static const uint32_t yuv420_words[] =
+#include "spirv/yuv420.spv.inc"
+;
+SHADER(yuv420)

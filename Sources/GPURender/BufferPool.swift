@@ -1,0 +1,47 @@
+import Vulkan
+
+/// The buffers one renderer reuses from render to render, grown when a larger one is needed and
+/// kept within a memory budget (all of them together).
+final class BufferPool {
+    /// What each buffer holds.
+    enum Role: CaseIterable {
+        case upload, source, work, horizontal, packed, planes, download
+
+        var placement: Buffer.Placement { self == .upload || self == .download ? .staging : .deviceLocal }
+    }
+
+    private let device: Device
+    /// The most bytes all buffers together may hold.
+    let budget: Int
+    private var buffers: [Role: Buffer] = [:]
+
+    init(device: Device, budget: Int) {
+        self.device = device
+        self.budget = budget
+    }
+
+    /// Bytes held now.
+    var allocatedBytes: Int { buffers.values.map(\.size).reduce(0, +) }
+
+    /// Buffers of at least the given sizes (bytes, per role), reusing those big enough.
+    /// - Throws: ``VulkanError/Kind/outOfMemory`` when the sizes together exceed the budget.
+    func buffers(_ sizes: [Role: Int]) throws -> [Role: Buffer] {
+        let needed = sizes.values.reduce(0, +)
+        guard needed <= budget else {
+            throw VulkanError(.outOfMemory, operation: "render",
+                              reason: "the pictures need \(needed >> 20) MiB of device memory, over the budget of \(budget >> 20) MiB")
+        }
+        let grown = sizes.filter { role, size in (buffers[role]?.size ?? 0) < size }
+        let kept = buffers.filter { grown[$0.key] == nil }.values.map(\.size).reduce(0, +)
+        if kept + grown.values.reduce(0, +) > budget {
+            // Let go of what this render does not use before growing.
+            buffers = buffers.filter { sizes[$0.key] != nil && grown[$0.key] == nil }
+        }
+        for (role, size) in grown {
+            buffers[role] = nil
+            // Round up so that slightly larger pictures later reuse the buffer.
+            buffers[role] = try Buffer(device: device, size: (size + 0xffff) & ~0xffff, placement: role.placement)
+        }
+        return buffers.filter { sizes[$0.key] != nil }
+    }
+}

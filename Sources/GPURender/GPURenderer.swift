@@ -1,0 +1,148 @@
+import CShaders
+import Foundation
+import Vulkan
+
+/// Renders batches of pictures on one Vulkan device by a ``RenderRecipe``: uploads them through
+/// a staging buffer, runs the compute shaders (crop and turn, box shrink, Lanczos3, colour, and
+/// RGB → YUV 4:2:0 for video), and downloads the results through another.
+///
+/// Pipelines are built once; buffers are kept and reused from batch to batch, within
+/// ``memoryBudget``. Safe to share: renders from several threads take turns.
+public final class GPURenderer: @unchecked Sendable {
+    /// The device rendering.
+    public let device: DeviceInfo
+    /// The most device memory the renderer's buffers may hold, in bytes.
+    public let memoryBudget: Int
+    private let vulkan: Device
+    private let recorder: CommandRecorder
+    private let transform: ComputePipeline
+    private let lanczos: ComputePipeline
+    private let finish: ComputePipeline
+    private let yuv420: ComputePipeline
+    private let pool: BufferPool
+    private let lock = NSLock()
+
+    /// Opens `physical`, builds the pipelines and checks them with ``SelfTest``.
+    /// - Parameter memoryBudget: bytes; default a quarter of the device-local memory, at most 2 GiB.
+    public init(_ physical: PhysicalDevice, memoryBudget: Int? = nil) throws {
+        device = physical.info
+        self.memoryBudget = memoryBudget ?? Int(min(physical.info.deviceLocalMemoryBytes / 4, 2 << 30))
+        vulkan = try Device(physical)
+        recorder = try CommandRecorder(device: vulkan)
+        transform = try Self.pipeline(vulkan, mj_shader_transform, TransformConstants.self)
+        lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self)
+        finish = try Self.pipeline(vulkan, mj_shader_finish, FinishConstants.self)
+        yuv420 = try Self.pipeline(vulkan, mj_shader_yuv420, YUVConstants.self)
+        pool = BufferPool(device: vulkan, budget: self.memoryBudget)
+    }
+
+    private static func pipeline<Constants>(_ device: Device, _ shader: MJShader, _ constants: Constants.Type) throws -> ComputePipeline {
+        try ComputePipeline(device: device, spirv: UnsafeBufferPointer(start: shader.words, count: shader.count), buffers: 2,
+                            pushConstantSize: MemoryLayout<Constants>.size)
+    }
+
+    /// Device memory the renderer's buffers hold now, in bytes.
+    public var allocatedBytes: Int { lock.withLock { pool.allocatedBytes } }
+
+    /// How many pictures of `recipe` fit in one batch within the memory budget, at most `limit`.
+    public func batchCapacity(for recipe: RenderRecipe, output: RenderOutput, limit: Int) -> Int {
+        let perPicture = Self.sizes(recipe, output: output, count: 1).values.reduce(0, +)
+        return max(0, min(limit, memoryBudget / max(1, perPicture)))
+    }
+
+    /// Renders `count` pictures by `recipe`.
+    /// - Parameters:
+    ///   - fill: writes picture `i`'s pixels (`sourceWidth × channels` bytes a row, rows
+    ///     back to back) at the pointer given.
+    ///   - read: receives picture `i`'s result: RGBA rows, or planes as ``YUVLayout`` says.
+    ///     Valid only during the call.
+    /// - Throws: ``VulkanError`` (`outOfMemory` when the batch exceeds the budget), or what
+    ///   `fill` and `read` throw.
+    public func render(_ recipe: RenderRecipe, count: Int, output: RenderOutput,
+                       fill: (Int, UnsafeMutableRawPointer) throws -> Void,
+                       read: (Int, UnsafeRawPointer) throws -> Void) throws {
+        if let problem = recipe.problem {
+            throw VulkanError(.callFailed, operation: "render", reason: problem)
+        }
+        guard count > 0 else { return }
+        try lock.withLock {
+            let buffers = try pool.buffers(Self.sizes(recipe, output: output, count: count))
+            let sourceBytes = recipe.sourceWidth * recipe.sourceHeight * recipe.channels
+            let upload = buffers[.upload]!.contents!
+            for index in 0..<count { try fill(index, upload + index * sourceBytes) }
+            let resultBytes = output == .rgba ? recipe.width * recipe.height * 4 : YUVLayout(width: recipe.width, height: recipe.height).pictureBytes
+            try recorder.submit { recording in
+                try record(recipe, count: count, output: output, buffers: buffers, into: &recording)
+            }
+            let download = UnsafeRawPointer(buffers[.download]!.contents!)
+            for index in 0..<count { try read(index, download + index * resultBytes) }
+        }
+    }
+
+    private func record(_ recipe: RenderRecipe, count: Int, output: RenderOutput, buffers: [BufferPool.Role: Buffer],
+                        into recording: inout Recording) throws {
+        let sourceBytes = recipe.sourceWidth * recipe.sourceHeight * recipe.channels
+        recording.copy(buffers[.upload]!, to: buffers[.source]!, size: ((count * sourceBytes) + 3) & ~3)
+        let premultiply = recipe.channels == 4 && recipe.resizes
+        let (shrink, shrunk) = (recipe.shrink, (width: recipe.shrunkWidth, height: recipe.shrunkHeight))
+        try recording.dispatch(transform, buffers: [buffers[.source]!, buffers[.work]!], constants: TransformConstants(
+            sourceWidth: Int32(recipe.sourceWidth), sourceHeight: Int32(recipe.sourceHeight), channels: Int32(recipe.channels),
+            cropX: Int32(recipe.crop.x), cropY: Int32(recipe.crop.y), cropWidth: Int32(recipe.crop.width),
+            cropHeight: Int32(recipe.crop.height), turns: Int32(recipe.quarterTurns), shrinkX: Int32(shrink.x),
+            shrinkY: Int32(shrink.y), width: Int32(shrunk.width), height: Int32(shrunk.height),
+            premultiply: premultiply ? 1 : 0), groups: Self.groups(shrunk.width, shrunk.height, count))
+        if recipe.resizes {
+            try recording.dispatch(lanczos, buffers: [buffers[.work]!, buffers[.horizontal]!], constants: LanczosConstants(
+                sourceWidth: Int32(shrunk.width), sourceHeight: Int32(shrunk.height), width: Int32(recipe.width),
+                height: Int32(shrunk.height), vertical: 0,
+                scale: Float(Double(recipe.turnedWidth) / Double(shrink.x * recipe.width))),
+                groups: Self.groups(recipe.width, shrunk.height, count))
+            try recording.dispatch(lanczos, buffers: [buffers[.horizontal]!, buffers[.work]!], constants: LanczosConstants(
+                sourceWidth: Int32(recipe.width), sourceHeight: Int32(shrunk.height), width: Int32(recipe.width),
+                height: Int32(recipe.height), vertical: 1,
+                scale: Float(Double(recipe.turnedHeight) / Double(shrink.y * recipe.height))),
+                groups: Self.groups(recipe.width, recipe.height, count))
+        }
+        let pixels = count * recipe.width * recipe.height
+        try recording.dispatch(finish, buffers: [buffers[.work]!, buffers[.packed]!], constants: FinishConstants(
+            count: Int32(pixels), unpremultiply: premultiply ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
+            gain: Float(pow(2, recipe.exposure) * recipe.contrast), offset: Float(128 * (1 - recipe.contrast)),
+            saturation: Float(recipe.saturation)), groups: ((pixels + 255) / 256, 1, 1))
+        guard output == .yuv420 else {
+            recording.copy(buffers[.packed]!, to: buffers[.download]!, size: pixels * 4)
+            return
+        }
+        let layout = YUVLayout(width: recipe.width, height: recipe.height)
+        for chroma in [0, 1] {
+            let words = (chroma == 0 ? layout.lumaStride : layout.chromaStride) / 4
+            let rows = chroma == 0 ? layout.height : layout.chromaHeight
+            try recording.dispatch(yuv420, buffers: [buffers[.packed]!, buffers[.planes]!], constants: YUVConstants(
+                width: Int32(recipe.width), height: Int32(recipe.height), lumaStride: Int32(layout.lumaStride),
+                chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma)), groups: Self.groups(words, rows, count))
+        }
+        recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
+    }
+
+    /// 16 × 16 workgroups covering `width × height`, `count` deep.
+    private static func groups(_ width: Int, _ height: Int, _ count: Int) -> (x: Int, y: Int, z: Int) {
+        ((width + 15) / 16, (height + 15) / 16, count)
+    }
+
+    /// The bytes each buffer needs for `count` pictures.
+    static func sizes(_ recipe: RenderRecipe, output: RenderOutput, count: Int) -> [BufferPool.Role: Int] {
+        let source = (count * recipe.sourceWidth * recipe.sourceHeight * recipe.channels + 3) & ~3
+        let shrunk = count * recipe.shrunkWidth * recipe.shrunkHeight * 16
+        let packed = count * recipe.width * recipe.height * 4
+        var sizes: [BufferPool.Role: Int] = [.upload: source, .source: source, .work: max(shrunk, count * recipe.width * recipe.height * 16),
+                                              .packed: packed]
+        if recipe.resizes { sizes[.horizontal] = count * recipe.width * recipe.shrunkHeight * 16 }
+        if output == .yuv420 {
+            let planes = count * YUVLayout(width: recipe.width, height: recipe.height).pictureBytes
+            sizes[.planes] = planes
+            sizes[.download] = planes
+        } else {
+            sizes[.download] = packed
+        }
+        return sizes
+    }
+}
