@@ -42,8 +42,8 @@ let package = Package(
         .target(name: "CShaders", exclude: ["glsl", "spirv"]),
         .target(name: "GPURender", dependencies: ["Vulkan", "CShaders"]),
 
-        .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive"]),
-        .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg"]),
+        .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive", "GPURender"]),
+        .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg", "GPURender"]),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
 

@@ -5,9 +5,16 @@ import Vulkan
 final class BufferPool {
     /// What each buffer holds.
     enum Role: CaseIterable {
-        case upload, source, work, horizontal, packed, planes, download
+        case upload, source, work, horizontal, packed, planes, download, horizontalWeights, verticalWeights
 
-        var placement: Buffer.Placement { self == .upload || self == .download ? .staging : .deviceLocal }
+        /// Staging memory for what the host writes or reads; the weight tables are small and
+        /// read by the shader straight from there.
+        var placement: Buffer.Placement {
+            switch self {
+            case .upload, .download, .horizontalWeights, .verticalWeights: .staging
+            default: .deviceLocal
+            }
+        }
     }
 
     private let device: Device

@@ -30,24 +30,28 @@ public final class GPURenderer: @unchecked Sendable {
         vulkan = try Device(physical)
         recorder = try CommandRecorder(device: vulkan)
         transform = try Self.pipeline(vulkan, mj_shader_transform, TransformConstants.self)
-        lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self)
+        lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self, buffers: 3)
         finish = try Self.pipeline(vulkan, mj_shader_finish, FinishConstants.self)
         yuv420 = try Self.pipeline(vulkan, mj_shader_yuv420, YUVConstants.self)
         pool = BufferPool(device: vulkan, budget: self.memoryBudget)
     }
 
-    private static func pipeline<Constants>(_ device: Device, _ shader: MJShader, _ constants: Constants.Type) throws -> ComputePipeline {
-        try ComputePipeline(device: device, spirv: UnsafeBufferPointer(start: shader.words, count: shader.count), buffers: 2,
+    private static func pipeline<Constants>(_ device: Device, _ shader: MJShader, _ constants: Constants.Type,
+                                            buffers: Int = 2) throws -> ComputePipeline {
+        try ComputePipeline(device: device, spirv: UnsafeBufferPointer(start: shader.words, count: shader.count), buffers: buffers,
                             pushConstantSize: MemoryLayout<Constants>.size)
     }
 
     /// Device memory the renderer's buffers hold now, in bytes.
     public var allocatedBytes: Int { lock.withLock { pool.allocatedBytes } }
 
-    /// How many pictures of `recipe` fit in one batch within the memory budget, at most `limit`.
+    /// How many pictures of `recipe` fit in one batch within the memory budget and the device's
+    /// largest storage buffer, at most `limit`.
     public func batchCapacity(for recipe: RenderRecipe, output: RenderOutput, limit: Int) -> Int {
-        let perPicture = Self.sizes(recipe, output: output, count: 1).values.reduce(0, +)
-        return max(0, min(limit, memoryBudget / max(1, perPicture)))
+        let perPicture = Self.sizes(recipe, output: output, count: 1)
+        let byBudget = memoryBudget / max(1, perPicture.values.reduce(0, +))
+        let byBuffer = Int(device.maxStorageBufferRange) / max(1, perPicture.values.max() ?? 1)
+        return max(0, min(limit, byBudget, byBuffer))
     }
 
     /// Renders `count` pictures by `recipe`.
@@ -56,8 +60,8 @@ public final class GPURenderer: @unchecked Sendable {
     ///     back to back) at the pointer given.
     ///   - read: receives picture `i`'s result: RGBA rows, or planes as ``YUVLayout`` says.
     ///     Valid only during the call.
-    /// - Throws: ``VulkanError`` (`outOfMemory` when the batch exceeds the budget), or what
-    ///   `fill` and `read` throw.
+    /// - Throws: ``VulkanError`` (`outOfMemory` when the batch exceeds the budget or a buffer
+    ///   the device's largest storage buffer), or what `fill` and `read` throw.
     public func render(_ recipe: RenderRecipe, count: Int, output: RenderOutput,
                        fill: (Int, UnsafeMutableRawPointer) throws -> Void,
                        read: (Int, UnsafeRawPointer) throws -> Void) throws {
@@ -65,8 +69,14 @@ public final class GPURenderer: @unchecked Sendable {
             throw VulkanError(.callFailed, operation: "render", reason: problem)
         }
         guard count > 0 else { return }
+        let sizes = Self.sizes(recipe, output: output, count: count)
+        if let largest = sizes.values.max(), largest > Int(device.maxStorageBufferRange) {
+            throw VulkanError(.outOfMemory, operation: "render",
+                              reason: "the pictures need a \(largest >> 20) MiB buffer, over the device's limit of "
+                                  + "\(device.maxStorageBufferRange >> 20) MiB")
+        }
         try lock.withLock {
-            let buffers = try pool.buffers(Self.sizes(recipe, output: output, count: count))
+            let buffers = try pool.buffers(sizes)
             let sourceBytes = recipe.sourceWidth * recipe.sourceHeight * recipe.channels
             let upload = buffers[.upload]!.contents!
             for index in 0..<count { try fill(index, upload + index * sourceBytes) }
@@ -90,24 +100,28 @@ public final class GPURenderer: @unchecked Sendable {
             cropX: Int32(recipe.crop.x), cropY: Int32(recipe.crop.y), cropWidth: Int32(recipe.crop.width),
             cropHeight: Int32(recipe.crop.height), turns: Int32(recipe.quarterTurns), shrinkX: Int32(shrink.x),
             shrinkY: Int32(shrink.y), width: Int32(shrunk.width), height: Int32(shrunk.height),
-            premultiply: premultiply ? 1 : 0), groups: Self.groups(shrunk.width, shrunk.height, count))
+            premultiply: premultiply ? 1 : 0, frames: Int32(count)), groups: groups(count * shrunk.width * shrunk.height))
         if recipe.resizes {
-            try recording.dispatch(lanczos, buffers: [buffers[.work]!, buffers[.horizontal]!], constants: LanczosConstants(
+            let (horizontal, vertical) = Self.tables(recipe)
+            for (table, role) in [(horizontal, BufferPool.Role.horizontalWeights), (vertical, .verticalWeights)] {
+                table.values.withUnsafeBytes { buffers[role]!.contents!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            }
+            try recording.dispatch(lanczos, buffers: [buffers[.work]!, buffers[.horizontal]!, buffers[.horizontalWeights]!],
+                                   constants: LanczosConstants(
                 sourceWidth: Int32(shrunk.width), sourceHeight: Int32(shrunk.height), width: Int32(recipe.width),
-                height: Int32(shrunk.height), vertical: 0,
-                scale: Float(Double(recipe.turnedWidth) / Double(shrink.x * recipe.width))),
-                groups: Self.groups(recipe.width, shrunk.height, count))
-            try recording.dispatch(lanczos, buffers: [buffers[.horizontal]!, buffers[.work]!], constants: LanczosConstants(
+                height: Int32(shrunk.height), vertical: 0, taps: Int32(horizontal.taps), frames: Int32(count)),
+                groups: groups(count * recipe.width * shrunk.height))
+            try recording.dispatch(lanczos, buffers: [buffers[.horizontal]!, buffers[.work]!, buffers[.verticalWeights]!],
+                                   constants: LanczosConstants(
                 sourceWidth: Int32(recipe.width), sourceHeight: Int32(shrunk.height), width: Int32(recipe.width),
-                height: Int32(recipe.height), vertical: 1,
-                scale: Float(Double(recipe.turnedHeight) / Double(shrink.y * recipe.height))),
-                groups: Self.groups(recipe.width, recipe.height, count))
+                height: Int32(recipe.height), vertical: 1, taps: Int32(vertical.taps), frames: Int32(count)),
+                groups: groups(count * recipe.width * recipe.height))
         }
         let pixels = count * recipe.width * recipe.height
         try recording.dispatch(finish, buffers: [buffers[.work]!, buffers[.packed]!], constants: FinishConstants(
             count: Int32(pixels), unpremultiply: premultiply ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
             gain: Float(pow(2, recipe.exposure) * recipe.contrast), offset: Float(128 * (1 - recipe.contrast)),
-            saturation: Float(recipe.saturation)), groups: ((pixels + 255) / 256, 1, 1))
+            saturation: Float(recipe.saturation)), groups: groups(pixels))
         guard output == .yuv420 else {
             recording.copy(buffers[.packed]!, to: buffers[.download]!, size: pixels * 4)
             return
@@ -118,14 +132,26 @@ public final class GPURenderer: @unchecked Sendable {
             let rows = chroma == 0 ? layout.height : layout.chromaHeight
             try recording.dispatch(yuv420, buffers: [buffers[.packed]!, buffers[.planes]!], constants: YUVConstants(
                 width: Int32(recipe.width), height: Int32(recipe.height), lumaStride: Int32(layout.lumaStride),
-                chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma)), groups: Self.groups(words, rows, count))
+                chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma), frames: Int32(count)),
+                groups: groups(count * words * rows))
         }
         recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
 
-    /// 16 × 16 workgroups covering `width × height`, `count` deep.
-    private static func groups(_ width: Int, _ height: Int, _ count: Int) -> (x: Int, y: Int, z: Int) {
-        ((width + 15) / 16, (height + 15) / 16, count)
+    /// The weight tables of the horizontal and vertical passes, for the reduction left after the
+    /// box shrink.
+    static func tables(_ recipe: RenderRecipe) -> (horizontal: LanczosTable, vertical: LanczosTable) {
+        let shrink = recipe.shrink
+        return (LanczosTable(count: recipe.width, scale: Double(recipe.turnedWidth) / Double(shrink.x * recipe.width)),
+                LanczosTable(count: recipe.height, scale: Double(recipe.turnedHeight) / Double(shrink.y * recipe.height)))
+    }
+
+    /// Workgroups of 256 for `elements` work items. The shaders loop over what their grid does
+    /// not cover, so software devices, which pay for every workgroup, get few; GPUs get one
+    /// invocation per item up to the dispatch limit.
+    private func groups(_ elements: Int) -> (x: Int, y: Int, z: Int) {
+        let cap = device.type.isHardware ? 65_535 : 32
+        return (max(1, min(cap, (elements + 255) / 256)), 1, 1)
     }
 
     /// The bytes each buffer needs for `count` pictures.
@@ -135,7 +161,12 @@ public final class GPURenderer: @unchecked Sendable {
         let packed = count * recipe.width * recipe.height * 4
         var sizes: [BufferPool.Role: Int] = [.upload: source, .source: source, .work: max(shrunk, count * recipe.width * recipe.height * 16),
                                               .packed: packed]
-        if recipe.resizes { sizes[.horizontal] = count * recipe.width * recipe.shrunkHeight * 16 }
+        if recipe.resizes {
+            sizes[.horizontal] = count * recipe.width * recipe.shrunkHeight * 16
+            let (horizontal, vertical) = tables(recipe)
+            sizes[.horizontalWeights] = horizontal.byteCount
+            sizes[.verticalWeights] = vertical.byteCount
+        }
         if output == .yuv420 {
             let planes = count * YUVLayout(width: recipe.width, height: recipe.height).pictureBytes
             sizes[.planes] = planes

@@ -7,13 +7,15 @@ struct TransformConstants {
     var shrinkX: Int32, shrinkY: Int32
     var width: Int32, height: Int32
     var premultiply: Int32
+    var frames: Int32
 }
 
 struct LanczosConstants {
     var sourceWidth: Int32, sourceHeight: Int32
     var width: Int32, height: Int32
     var vertical: Int32
-    var scale: Float
+    var taps: Int32
+    var frames: Int32
 }
 
 struct FinishConstants {
@@ -27,4 +29,5 @@ struct YUVConstants {
     var width: Int32, height: Int32
     var lumaStride: Int32, chromaStride: Int32
     var chroma: Int32
+    var frames: Int32
 }

@@ -27,11 +27,13 @@ enum CommonOptions {
     static let maxPixels = OptionSpec.option("max-pixels", "N",
                                              "refuse images and videos with more pixels than this, read from the header (default 268402689)")
     static let skipBad = OptionSpec.flag("skip-bad", "skip files that cannot be read and complete anyway, listing them")
+    static let gpu = OptionSpec.option("gpu", "auto|on|off",
+                                       "render on a Vulkan GPU that passed its probe (auto, default), require one (on, exit 69 without), or never (off)")
 
     /// The options batch commands (thumbnail, compress) take besides their own.
     static let batch = [
         OptionSpec.option("output", "DIR", "the folder to create (required)"),
-        .flag("overwrite", "replace DIR if it exists"), skipBad, maxPixels,
+        .flag("overwrite", "replace DIR if it exists"), skipBad, maxPixels, gpu,
     ] + running
 
     /// The options every job-running command takes.

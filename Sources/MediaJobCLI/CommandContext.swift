@@ -44,7 +44,7 @@ struct CommandContext: Sendable {
         try DurableFiles.makeDirectory(folder)
         let store = try SQLiteJobStore(path: folder.appendingPathComponent("jobs.sqlite").path)
         let maxJobs = try arguments.integer("max-jobs", in: 1...1024) ?? hostReport.defaultMaxJobs
-        let probe = FixedResourceProbe([], reason: "this build renders on the CPU only (use --gpu auto or off)")
+        let probe = GPUResourceProbe()
         let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),
                                          probe: probe, maxConcurrentJobs: maxJobs)
         try MediaJobKinds.register(on: scheduler)
@@ -67,6 +67,11 @@ struct CommandContext: Sendable {
     func limits() throws -> (image: ImageLimits, media: MediaLimits) {
         guard let pixels = try arguments.integer("max-pixels", in: 1...1 << 40) else { return (ImageLimits(), MediaLimits()) }
         return (ImageLimits(maxPixels: pixels), MediaLimits(maxPixels: pixels))
+    }
+
+    /// `--gpu`, default `auto`.
+    func gpuPreference() throws -> GPUPreference {
+        try arguments.choice("gpu", as: GPUPreference.self) ?? .auto
     }
 
     /// What this machine offers, measured where the state folder lies.

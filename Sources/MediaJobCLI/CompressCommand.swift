@@ -48,10 +48,11 @@ enum CompressCommand: Command {
             videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,
             overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
             parallelism: context.hostReport.cpu.usable, imageLimits: try context.limits().image,
-            mediaLimits: try context.limits().media)
+            mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: "Compressing \(spec.items.count) files",
-                                      subtitle: "starting", strategy: try context.strategy())
+                                      subtitle: "starting", strategy: try context.strategy(),
+                                      requiredResources: spec.gpu.requiredResources)
         return try await JobSession(context: context, scheduler: scheduler).run { try scheduler.submit(request, spec: spec) }
     }
 

@@ -27,13 +27,13 @@ enum ExportCommand: Command {
         .option("output", "PATH", "where the package goes (default: <package name>.zip in the current folder)"),
         .flag("overwrite", "replace an existing package at the destination"),
         CommonOptions.skipBad, CommonOptions.maxPixels,
-        .option("gpu", "auto|on|off", "render on a working GPU when there is one (auto, default), require one (on), or never (off)"),
+        CommonOptions.gpu,
     ] + CommonOptions.running
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments
         let folder = URL(fileURLWithPath: try arguments.single("<project>")).standardizedFileURL
-        let gpu = try arguments.choice("gpu", as: GPUChoice.self) ?? .auto
+        let gpu = try context.gpuPreference()
         let manifest = try ProjectLoader.load(folder)
         let packageName = manifest.export.package.name ?? manifest.name
         let defaultOutput = packageName + (manifest.export.package.format == "zip" && !packageName.hasSuffix(".zip") ? ".zip" : "")
@@ -41,17 +41,12 @@ enum ExportCommand: Command {
         let spec = ExportJob.Spec(
             project: folder.path, manifest: manifest, output: output.path, overwrite: arguments.has("overwrite"),
             skipBad: arguments.has("skip-bad"), parallelism: context.hostReport.cpu.usable,
-            imageLimits: try context.limits().image, mediaLimits: try context.limits().media)
+            imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: gpu)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting \(manifest.name)",
                                       subtitle: "starting", strategy: try context.strategy(),
-                                      requiredResources: gpu == .on ? .gpu : [])
+                                      requiredResources: gpu.requiredResources)
         return try await JobSession(context: context, scheduler: scheduler)
             .run { try scheduler.submit(request, spec: spec) }
     }
-}
-
-/// What `--gpu` asks for.
-enum GPUChoice: String, CaseIterable {
-    case auto, on, off
 }

@@ -1,16 +1,23 @@
 import Foundation
+import GPURender
 import JobEngine
 
 /// `mediajob probe`: what this machine offers jobs.
 enum ProbeCommand: Command {
     static let name = "probe"
     static let synopsis = "[--json] [--state-dir DIR]"
-    static let summary = "Report CPUs, memory, disk and thermal state as jobs see them"
+    static let summary = "Report CPUs, memory, disk, thermal state and Vulkan GPUs as jobs see them"
     static let discussion = """
         Reports the CPUs this process may use (online, affinity, cgroup quota), memory (available
-        and the cgroup limit), free disk in the state folder, and the thermal state from
-        /sys/class/thermal. The default number of concurrent jobs is derived from these.
-        Set MEDIAJOB_SYSFS_ROOT to read /proc and /sys from another folder (for tests).
+        and the cgroup limit), free disk in the state folder, the thermal state from
+        /sys/class/thermal, and every Vulkan device: type, driver, API version, compute queues,
+        device-local memory, the limits that matter, and whether jobs render on it and why.
+        The default number of concurrent jobs is derived from these.
+
+        A device renders only when it is a real GPU with a compute queue that passes a self-test
+        of the render shaders. Software devices (llvmpipe) are slower than the CPU path and are
+        used only with MEDIAJOB_VULKAN_ALLOW_SOFTWARE=1. Set MEDIAJOB_SYSFS_ROOT to read /proc
+        and /sys from another folder (for tests), MEDIAJOB_VULKAN_LOADER to use another loader.
         """
     static let options = [CommonOptions.stateDir, CommonOptions.json]
 
@@ -18,6 +25,7 @@ enum ProbeCommand: Command {
         try context.arguments.none()
         let root = URL(fileURLWithPath: context.environment["MEDIAJOB_SYSFS_ROOT"] ?? "/")
         let report = HostProbe(root: root).report(diskPath: context.stateDirectory)
+        let gpu = GPUSelection.current()
         if context.json {
             let encoder = JSONEncoder()
             encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -27,7 +35,8 @@ enum ProbeCommand: Command {
             object["usable_cpus"] = report.cpu.usable
             object["usable_memory_bytes"] = report.memory.usableBytes
             object["default_max_jobs"] = report.defaultMaxJobs
-            object["supported_resources"] = ["cpu"]
+            object["supported_resources"] = gpu.renderer == nil ? ["cpu"] : ["cpu", "gpu"]
+            object["vulkan"] = try JSONSerialization.jsonObject(with: encoder.encode(gpu.report))
             context.console.json(object)
             return ExitCode.completed
         }
@@ -40,8 +49,24 @@ enum ProbeCommand: Command {
             Disk:     \(report.disk.freeBytes.map(gib) ?? "unknown") free at \(report.disk.path)
             Thermal:  \(report.thermal.state.rawValue) (\(report.thermal.zones.count) zone(s))
             Jobs:     \(report.defaultMaxJobs) at once by default
-            GPU:      not probed by this build; jobs render on the CPU
+            GPU:      \(gpu.renderer == nil ? "none; jobs render on the CPU" : "yes"): \(gpu.report.reason)
             """)
+        for (index, device) in gpu.report.devices.enumerated() {
+            context.console.out(describe(device, index: index))
+        }
         return ExitCode.completed
+    }
+
+    /// One device, as lines under the summary.
+    private static func describe(_ device: GPUReport.Device, index: Int) -> String {
+        let info = device.info
+        let mib = { (bytes: UInt64) in "\(bytes >> 20) MiB" }
+        return """
+              [\(index)] \(info.name) (\(info.type.rawValue), vendor 0x\(String(info.vendorID, radix: 16)))\(device.selected ? " — selected" : "")
+                  driver \(info.driverName ?? "unknown") \(info.driverVersion)\(info.driverInfo.map { " (\($0))" } ?? ""), Vulkan \(info.apiVersion)
+                  compute queue families \(info.computeQueueFamilies.map(String.init).joined(separator: ", ")), device-local memory \(mib(info.deviceLocalMemoryBytes))
+                  max workgroup \(info.maxWorkgroupSize.map(String.init).joined(separator: "×")) (\(info.maxWorkgroupInvocations) invocations), max storage buffer \(mib(UInt64(info.maxStorageBufferRange)))
+                  \(device.selected ? "selected" : "not selected"): \(device.reason)
+            """
     }
 }

@@ -47,10 +47,8 @@ extension VipsImage {
             throw VipsError(.invalidArgument, path: sourcePath,
                             reason: "a resize to fit \(maxWidth)×\(maxHeight) needs both sides of at least 1")
         }
-        let scale = min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height))
-        if scale >= 1 { return self }
-        let targetWidth = min(maxWidth, max(1, Int((Double(width) * scale).rounded())))
-        let targetHeight = min(maxHeight, max(1, Int((Double(height) * scale).rounded())))
+        let (targetWidth, targetHeight) = Self.fittedSize(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
+        if targetWidth == width && targetHeight == height { return self }
         let format = vips_image_get_format(pointer)
         let input = hasAlpha ? try premultiplied() : self
         // A hair over the exact ratio so libvips' rounding of the output size cannot fall one
@@ -66,5 +64,15 @@ extension VipsImage {
                                        height: min(targetHeight, resized.height))
         }
         return resized
+    }
+
+    /// The size ``resize(maxWidth:maxHeight:)`` gives a `width` × `height` image: scaled by
+    /// `min(maxWidth / width, maxHeight / height)` when that is below 1, each side rounded to
+    /// the nearest pixel, at least 1 and at most its bound; unchanged otherwise.
+    public static func fittedSize(width: Int, height: Int, maxWidth: Int, maxHeight: Int) -> (width: Int, height: Int) {
+        let scale = min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height))
+        if scale >= 1 { return (width, height) }
+        return (min(maxWidth, max(1, Int((Double(width) * scale).rounded()))),
+                min(maxHeight, max(1, Int((Double(height) * scale).rounded()))))
     }
 }

@@ -4,6 +4,7 @@
 //   v = round_half_even(v) clamped to 0…255 (the resized 8-bit picture);
 //   v₂ = v·2^e·c + 128·(1 − c);  Y = 0.299 R₂ + 0.587 G₂ + 0.114 B₂;  v₃ = Y + (v₂ − Y)·s;
 //   out = round_half_even(v₃) clamped to 0…255, alpha untouched.
+// A grid-stride loop over all pixels of all pictures.
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer Source { vec4 source[]; };
@@ -18,10 +19,15 @@ layout(push_constant) uniform Constants {
     float saturation;
 } p;
 
+uint finished(vec4 v);
+
 void main() {
-    int i = int(gl_GlobalInvocationID.x);
-    if (i >= p.count) return;
-    vec4 v = source[i];
+    for (uint i = gl_GlobalInvocationID.x; i < uint(p.count); i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
+        target[i] = finished(source[i]);
+    }
+}
+
+uint finished(vec4 v) {
     if (p.unpremultiply != 0) v.rgb = v.a > 0.0 ? v.rgb * (255.0 / v.a) : vec3(0.0);
     v = clamp(roundEven(v), 0.0, 255.0);
     if (p.adjust != 0) {
@@ -30,5 +36,5 @@ void main() {
         v.rgb = clamp(roundEven(luma + (c - luma) * p.saturation), 0.0, 255.0);
     }
     uvec4 b = uvec4(v);
-    target[i] = b.r | (b.g << 8) | (b.b << 16) | (b.a << 24);
+    return b.r | (b.g << 8) | (b.b << 16) | (b.a << 24);
 }

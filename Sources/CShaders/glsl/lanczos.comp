@@ -1,48 +1,44 @@
 #version 450
-// One axis of a Lanczos3 resize (a = 3), floating-point RGBA in and out. Output sample o sits
-// at source position (o + 0.5)·scale − 0.5 (centres aligned); when reducing, the kernel is
-// stretched by the scale so it also filters out what the smaller picture cannot hold. Weights
-// are normalised; samples past an edge repeat the edge.
-layout(local_size_x = 16, local_size_y = 16) in;
+// One axis of a resize by a table of filter weights (see LanczosTable.swift: Lanczos3, centres
+// aligned, the kernel stretched when reducing, weights normalised). For output sample o the
+// table holds the first source sample it reads, then `taps` weights; samples past an edge
+// repeat the edge. Floating-point RGBA in and out; a grid-stride loop over all output samples.
+layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer Source { vec4 source[]; };
 layout(std430, binding = 1) writeonly buffer Target { vec4 target[]; };
+layout(std430, binding = 2) readonly buffer Table { float table[]; };
 
 layout(push_constant) uniform Constants {
     int sourceWidth, sourceHeight;
     int width, height;
     int vertical;
-    float scale;
+    int taps;
+    int frames;
 } p;
 
-const float PI = 3.14159265358979;
-
-float lanczos3(float x) {
-    if (abs(x) < 1e-6) return 1.0;
-    if (abs(x) >= 3.0) return 0.0;
-    float px = PI * x;
-    return 3.0 * sin(px) * sin(px / 3.0) / (px * px);
-}
+vec4 filtered(int frame, ivec2 o);
 
 void main() {
-    ivec2 o = ivec2(gl_GlobalInvocationID.xy);
-    int frame = int(gl_GlobalInvocationID.z);
-    if (o.x >= p.width || o.y >= p.height) return;
+    uint pixels = uint(p.width * p.height);
+    uint total = pixels * uint(p.frames);
+    for (uint i = gl_GlobalInvocationID.x; i < total; i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
+        int frame = int(i / pixels);
+        target[i] = filtered(frame, ivec2(int(i % pixels) % p.width, int(i % pixels) / p.width));
+    }
+}
+
+vec4 filtered(int frame, ivec2 o) {
     int along = p.vertical != 0 ? o.y : o.x;
     int count = p.vertical != 0 ? p.sourceHeight : p.sourceWidth;
-    float stretch = max(p.scale, 1.0);
-    float centre = (float(along) + 0.5) * p.scale - 0.5;
-    int first = int(ceil(centre - 3.0 * stretch));
-    int last = int(floor(centre + 3.0 * stretch));
+    int entry = along * (p.taps + 1);
+    int first = int(table[entry]);
     uint base = uint(frame) * uint(p.sourceWidth * p.sourceHeight);
     vec4 sum = vec4(0.0);
-    float total = 0.0;
-    for (int i = first; i <= last; i++) {
-        float w = lanczos3((float(i) - centre) / stretch);
-        int s = clamp(i, 0, count - 1);
+    for (int k = 0; k < p.taps; k++) {
+        int s = clamp(first + k, 0, count - 1);
         uint index = p.vertical != 0 ? uint(s * p.sourceWidth + o.x) : uint(o.y * p.sourceWidth + s);
-        sum += w * source[base + index];
-        total += w;
+        sum += table[entry + 1 + k] * source[base + index];
     }
-    target[uint(frame) * uint(p.width * p.height) + uint(o.y * p.width + o.x)] = sum / total;
+    return sum;
 }

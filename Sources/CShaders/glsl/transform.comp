@@ -2,8 +2,9 @@
 // Crop, quarter turns and an optional whole-factor box shrink, exactly: 8-bit RGB or RGBA
 // pictures in (tightly packed, one after another), floating-point RGBA out (alpha-premultiplied
 // on request, as the Lanczos resize needs).
-// Turns are clockwise: turned (x, y) comes from the crop's (y, h-1-x) for one turn.
-layout(local_size_x = 16, local_size_y = 16) in;
+// Each invocation walks the output pixels of all pictures in a grid-stride loop, so a dispatch
+// needs few workgroups (software devices pay for each one). Turns are clockwise: turned (x, y) comes from the crop's (y, h-1-x) for one turn.
+layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer Source { uint source[]; };
 layout(std430, binding = 1) writeonly buffer Target { vec4 target[]; };
@@ -15,7 +16,10 @@ layout(push_constant) uniform Constants {
     int shrinkX, shrinkY;
     int width, height;
     int premultiply;
+    int frames;
 } p;
+
+vec4 transformed(int frame, ivec2 o);
 
 float byteAt(uint offset) {
     return float((source[offset >> 2] >> ((offset & 3u) * 8u)) & 255u);
@@ -27,9 +31,16 @@ vec4 pixelAt(uint index) {
 }
 
 void main() {
-    ivec2 o = ivec2(gl_GlobalInvocationID.xy);
-    int frame = int(gl_GlobalInvocationID.z);
-    if (o.x >= p.width || o.y >= p.height) return;
+    uint pixels = uint(p.width * p.height);
+    uint total = pixels * uint(p.frames);
+    for (uint i = gl_GlobalInvocationID.x; i < total; i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
+        int frame = int(i / pixels);
+        ivec2 o = ivec2(int(i % pixels) % p.width, int(i % pixels) / p.width);
+        target[i] = transformed(frame, o);
+    }
+}
+
+vec4 transformed(int frame, ivec2 o) {
     bool swaps = (p.turns & 1) == 1;
     int turnedWidth = swaps ? p.cropHeight : p.cropWidth;
     int turnedHeight = swaps ? p.cropWidth : p.cropHeight;
@@ -49,5 +60,5 @@ void main() {
             sum += v;
         }
     }
-    target[uint(frame) * uint(p.width * p.height) + uint(o.y * p.width + o.x)] = sum / float(p.shrinkX * p.shrinkY);
+    return sum / float(p.shrinkX * p.shrinkY);
 }

@@ -2,9 +2,10 @@
 // RGBA8 pictures to planar YUV 4:2:0, BT.601 limited range (what the CPU path's swscale
 // writes): Y = 16 + (65.481 R + 128.553 G + 24.966 B)/255, Cb = 128 + (−37.797 R − 74.203 G
 // + 112 B)/255, Cr = 128 + (112 R − 93.786 G − 18.214 B)/255, each chroma sample from the mean
-// of its 2×2 pixels, rounded. One invocation writes four bytes of one plane row. Per picture
+// of its 2×2 pixels, rounded. Each step of an invocation's grid-stride loop writes four bytes
+// of one plane row. Per picture
 // the planes lie Y, Cb, Cr, rows `lumaStride` and `chromaStride` bytes apart (multiples of 4).
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer Source { uint source[]; };
 layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
@@ -13,7 +14,10 @@ layout(push_constant) uniform Constants {
     int width, height;
     int lumaStride, chromaStride;
     int chroma;
+    int frames;
 } p;
+
+void convert(int word, int row, int frame);
 
 vec3 rgb(int frame, int x, int y) {
     uint v = source[uint(frame) * uint(p.width * p.height) + uint(min(y, p.height - 1) * p.width + min(x, p.width - 1))];
@@ -23,9 +27,17 @@ vec3 rgb(int frame, int x, int y) {
 uint byte(float v) { return uint(clamp(floor(v + 0.5), 0.0, 255.0)); }
 
 void main() {
-    int word = int(gl_GlobalInvocationID.x);
-    int row = int(gl_GlobalInvocationID.y);
-    int frame = int(gl_GlobalInvocationID.z);
+    int words = (p.chroma == 0 ? p.lumaStride : p.chromaStride) / 4;
+    int rows = p.chroma == 0 ? p.height : (p.height + 1) / 2;
+    uint perFrame = uint(words * rows);
+    uint total = perFrame * uint(p.frames);
+    for (uint i = gl_GlobalInvocationID.x; i < total; i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
+        int index = int(i % perFrame);
+        convert(index % words, index / words, int(i / perFrame));
+    }
+}
+
+void convert(int word, int row, int frame) {
     int chromaWidth = (p.width + 1) / 2, chromaHeight = (p.height + 1) / 2;
     int lumaBytes = p.lumaStride * p.height, chromaBytes = p.chromaStride * chromaHeight;
     uint frameBase = uint(frame) * uint(lumaBytes + 2 * chromaBytes) / 4u;

@@ -22,6 +22,8 @@ public enum SegmentEncoder {
     ///   - output: the MP4 to write; replaced if it exists.
     ///   - limits: what the input may be.
     ///   - shouldStop: asked between frames and by blocking reads and writes.
+    ///   - renderer: makes a ``PictureRenderer`` for the segment's plan when the edit changes
+    ///     the pictures; `nil` (or a factory returning `nil`) edits them on the CPU.
     /// - Returns: the number of frames written.
     /// - Throws: ``FFmpegError``; `stopped` when `shouldStop` said so (the partial `output` is left
     ///   for the caller to remove), `invalidRequest` when the range holds no frame or the edit does
@@ -30,7 +32,7 @@ public enum SegmentEncoder {
     public static func encode(
         source: String, from start: Double, to end: Double?, edit: VideoEdit = .identity,
         encoding: VideoEncoding = VideoEncoding(), output: String, limits: MediaLimits = MediaLimits(),
-        shouldStop: @escaping @Sendable () -> Bool = { false }
+        shouldStop: @escaping @Sendable () -> Bool = { false }, renderer: PictureRendererFactory? = nil
     ) throws(FFmpegError) -> Int {
         let stop = StopSignal(shouldStop)
         let input = try InputFile(path: source, limits: limits, stop: stop)
@@ -44,7 +46,8 @@ public enum SegmentEncoder {
         let geometry = try EditGeometry(storedWidth: Int(parameters.pointee.width),
                                         storedHeight: Int(parameters.pointee.height),
                                         displayRotation: Int(shim_stream_rotation(stream)), edit: edit, path: source)
-        let pipeline = FramePipeline(geometry: geometry, edit: edit, path: source)
+        let editor = try pictureEditor(geometry: geometry, edit: edit, stored: (Int(parameters.pointee.width), Int(parameters.pointee.height)),
+                                       renderer: renderer, path: source)
 
         let startTime = timeBase.timestamp(start)
         let endTime = end.map { timeBase.timestamp($0) }
@@ -68,6 +71,12 @@ public enum SegmentEncoder {
         var firstTime: Int64?
         var lastTime: Int64 = .min
         var written = 0
+        let emit = { (edited: EditedPicture) throws(FFmpegError) in
+            edited.picture.pointer.pointee.pts = edited.time - firstTime!
+            edited.picture.pointer.pointee.pict_type = written == 0 ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+            try writer.encode(edited.picture, duration: edited.duration)
+            written += 1
+        }
         while try decoder.next(into: frame) {
             try stop.check(path: source)
             let time = frame.time ?? (lastTime == .min ? startTime : lastTime + max(1, nominalDuration))
@@ -76,12 +85,9 @@ public enum SegmentEncoder {
             if let endTime, time >= endTime { break }
             let duration = frame.pointer.pointee.pkt_duration > 0 ? frame.pointer.pointee.pkt_duration : nominalDuration
             if firstTime == nil { firstTime = time }
-            let picture = try pipeline.process(frame)
-            picture.pointer.pointee.pts = time - firstTime!
-            picture.pointer.pointee.pict_type = written == 0 ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-            try writer.encode(picture, duration: duration)
-            written += 1
+            try editor.edit(frame, time: time, duration: duration, emit: emit)
         }
+        try editor.flush(emit: emit)
         guard written > 0 else {
             throw FFmpegError(.invalidRequest, operation: "encode", path: source,
                               reason: "no frame between \(start) s and \(end.map { "\($0) s" } ?? "the end"); "
@@ -90,6 +96,26 @@ public enum SegmentEncoder {
         try writer.finish()
         try muxer.finish()
         return written
+    }
+
+    /// The renderer's editor when a factory gives one for an edit that changes the pictures,
+    /// else the CPU pipeline.
+    private static func pictureEditor(geometry: EditGeometry, edit: VideoEdit, stored: (width: Int, height: Int),
+                                      renderer: PictureRendererFactory?, path: String) throws(FFmpegError) -> any PictureEditor {
+        let passesThrough = geometry.cropsNothing && geometry.quarterTurns == 0 && !edit.changesColour
+            && geometry.width == geometry.crop.width && geometry.height == geometry.crop.height
+        guard let renderer, !passesThrough else { return FramePipeline(geometry: geometry, edit: edit, path: path) }
+        let plan = PictureRenderPlan(
+            sourceWidth: stored.width, sourceHeight: stored.height,
+            cropX: geometry.crop.x, cropY: geometry.crop.y, cropWidth: geometry.crop.width, cropHeight: geometry.crop.height,
+            quarterTurns: geometry.quarterTurns, width: geometry.width, height: geometry.height,
+            exposure: edit.exposure, contrast: edit.contrast, saturation: edit.saturation)
+        do {
+            guard let made = try renderer(plan) else { return FramePipeline(geometry: geometry, edit: edit, path: path) }
+            return BatchedPictureEditor(renderer: made, plan: plan, path: path)
+        } catch {
+            throw error as? FFmpegError ?? FFmpegError(.encodeFailed, operation: "render on the GPU", path: path, reason: "\(error)")
+        }
     }
 
     /// The pixel aspect ratio after turning: inverted by an odd number of quarter turns; 0:1

@@ -28,10 +28,13 @@ public struct CompressJob: JobKind {
         public var parallelism: Int
         public var imageLimits: ImageLimits
         public var mediaLimits: MediaLimits
+        /// Where resized pictures may render.
+        public var gpu: GPUPreference
 
         public init(items: [InputItem], output: String, maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?,
                     videoCRF: Int, preset: String, overwrite: Bool, skipBad: Bool, parallelism: Int,
-                    imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits()) {
+                    imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits(),
+                    gpu: GPUPreference = .auto) {
             self.items = items
             self.output = output
             self.maxWidth = maxWidth
@@ -45,6 +48,7 @@ public struct CompressJob: JobKind {
             self.parallelism = parallelism
             self.imageLimits = imageLimits
             self.mediaLimits = mediaLimits
+            self.gpu = gpu
         }
 
         var encoding: VideoEncoding { VideoEncoding(codec: "libx264", crf: videoCRF, preset: preset, threads: 1) }
@@ -79,13 +83,15 @@ public struct CompressJob: JobKind {
         try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
         let work = try MediaChunk(chunk)
         let item = spec.items[work.item]
+        var path = RenderPath.cpu
         try SkippedItems.guarding(item.path, index: work.item, skipBad: spec.skipBad, context: context) {
             switch work {
             case .image:
-                try CompressedImage(spec: spec, item: item).commit(in: context)
+                path = try CompressedImage(spec: spec, item: item).commit(in: context)
             case .segment(_, let index, let start, let end):
-                try VideoChunks.segment(item.path, from: start, to: end, edit: spec.edit, encoding: spec.encoding,
-                                        as: VideoChunks.segmentName(item.name, index), limits: spec.mediaLimits, context: context)
+                path = try VideoChunks.segment(item.path, from: start, to: end, edit: spec.edit, encoding: spec.encoding,
+                                               as: VideoChunks.segmentName(item.name, index), limits: spec.mediaLimits,
+                                               gpu: spec.gpu.renderer, context: context)
             case .audio(_, let start, let end):
                 try VideoChunks.audio(item.path, from: start, to: end, mode: .copy, as: VideoChunks.audioName(item.name),
                                       limits: spec.mediaLimits, context: context)
@@ -94,7 +100,7 @@ public struct CompressJob: JobKind {
                 throw ItemFailure(item: item.path, reason: "the file changed since the job was planned; restart the job")
             }
         }
-        return "cpu"
+        return path
     }
 
     public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {

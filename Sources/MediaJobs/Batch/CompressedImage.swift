@@ -20,14 +20,17 @@ struct CompressedImage {
         return name
     }
 
-    func commit(in context: JobContext) throws {
-        var image = try VipsImage.load(item.path, limits: spec.imageLimits)
-        if spec.maxWidth != nil || spec.maxHeight != nil {
-            image = try image.resize(maxWidth: spec.maxWidth ?? .max, maxHeight: spec.maxHeight ?? .max)
-        }
-        let format = Self.format(for: image)
+    /// Commits the compressed photo and returns the path that rendered it (``RenderPath``).
+    func commit(in context: JobContext) throws -> String {
+        let loaded = try VipsImage.load(item.path, limits: spec.imageLimits)
+        var edits = ProjectManifest.Edits()
+        edits.maxWidth = spec.maxWidth
+        edits.maxHeight = spec.maxHeight
+        let (image, path) = try PhotoRendering.apply(edits, to: loaded, gpu: spec.gpu.renderer)
+        let format = Self.format(for: loaded)
         let data = try encode(image, format: format)
         try context.workspace.commit(Self.name(of: item, format: format), data: data)
+        return path
     }
 
     /// The output format for a loaded photo.

@@ -25,10 +25,12 @@ public struct ThumbnailJob: JobKind {
         public var parallelism: Int
         public var imageLimits: ImageLimits
         public var mediaLimits: MediaLimits
+        /// Where photos may be resized.
+        public var gpu: GPUPreference
 
         public init(items: [InputItem], output: String, size: Int, format: String, quality: Int, overwrite: Bool,
                     skipBad: Bool, parallelism: Int = 1, imageLimits: ImageLimits = ImageLimits(),
-                    mediaLimits: MediaLimits = MediaLimits()) {
+                    mediaLimits: MediaLimits = MediaLimits(), gpu: GPUPreference = .auto) {
             self.items = items
             self.output = output
             self.size = size
@@ -39,6 +41,7 @@ public struct ThumbnailJob: JobKind {
             self.parallelism = parallelism
             self.imageLimits = imageLimits
             self.mediaLimits = mediaLimits
+            self.gpu = gpu
         }
     }
 
@@ -77,13 +80,15 @@ public struct ThumbnailJob: JobKind {
         let members = try JSONDecoder().decode([Int].self, from: chunk.detail ?? Data())
         let format = try MediaSettings.imageFormat(spec.format)
         var failures: [String] = []
+        var paths = Set<String>()
         for index in members {
             try context.checkStop()
             let item = spec.items[index]
             let name = "\(item.name).\(format.fileExtension)"
             guard !context.workspace.contains(name) else { continue } // made before a crash: keep it
             do {
-                let thumbnail = try Self.thumbnail(of: item, spec: spec)
+                let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec)
+                paths.insert(path)
                 try context.workspace.commit(name) { temporary in
                     try thumbnail.save(to: temporary.path, format: format, quality: spec.quality,
                                        shouldStop: { [context] in context.isStopRequested })
@@ -99,7 +104,7 @@ public struct ThumbnailJob: JobKind {
             }
         }
         if !failures.isEmpty { throw ItemFailure(item: chunk.key, reason: failures.joined(separator: "; ")) }
-        return "cpu"
+        return paths.isEmpty ? RenderPath.cpu : paths.sorted().joined(separator: "+")
     }
 
     public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
@@ -107,14 +112,23 @@ public struct ThumbnailJob: JobKind {
         return try ThumbnailPackager(spec: spec, workspace: context.workspace).package()
     }
 
-    /// A photo's shrink-on-load thumbnail, or a video's representative frame scaled down.
-    static func thumbnail(of item: InputItem, spec: Spec) throws -> VipsImage {
+    /// A photo's thumbnail — resized on the GPU when one renders, else libvips' shrink-on-load
+    /// thumbnail — or a video's representative frame scaled down; and the path that made it.
+    static func thumbnail(of item: InputItem, spec: Spec) throws -> (VipsImage, String) {
         switch try AssetProbe.classify(item.path, limits: spec.mediaLimits, imageLimits: spec.imageLimits) {
         case .image:
-            return try VipsImage.thumbnail(item.path, size: spec.size, limits: spec.imageLimits)
+            if let gpu = spec.gpu.renderer {
+                var edits = ProjectManifest.Edits()
+                edits.maxWidth = spec.size
+                edits.maxHeight = spec.size
+                let image = try VipsImage.load(item.path, limits: spec.imageLimits, access: .sequential)
+                let (thumbnail, path) = try PhotoRendering.apply(edits, to: image, gpu: gpu)
+                if path == RenderPath.gpu { return (thumbnail, path) }
+            }
+            return (try VipsImage.thumbnail(item.path, size: spec.size, limits: spec.imageLimits), RenderPath.cpu)
         case .video:
             let frame = try FrameGrabber.representativeFrame(item.path, limits: spec.mediaLimits, maxDimension: spec.size)
-            return try VipsImage.fromPixels(frame.data, width: frame.width, height: frame.height, bands: 3)
+            return (try VipsImage.fromPixels(frame.data, width: frame.width, height: frame.height, bands: 3), RenderPath.cpu)
         }
     }
 }

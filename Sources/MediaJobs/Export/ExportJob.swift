@@ -27,9 +27,12 @@ public struct ExportJob: JobKind {
         public var parallelism: Int
         public var imageLimits: ImageLimits
         public var mediaLimits: MediaLimits
+        /// Where pictures may render.
+        public var gpu: GPUPreference
 
         public init(project: String, manifest: ProjectManifest, output: String, overwrite: Bool, skipBad: Bool,
-                    parallelism: Int, imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits()) {
+                    parallelism: Int, imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits(),
+                    gpu: GPUPreference = .auto) {
             self.project = project
             self.manifest = manifest
             self.output = output
@@ -38,6 +41,7 @@ public struct ExportJob: JobKind {
             self.parallelism = parallelism
             self.imageLimits = imageLimits
             self.mediaLimits = mediaLimits
+            self.gpu = gpu
         }
     }
 
@@ -68,11 +72,12 @@ public struct ExportJob: JobKind {
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
         try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
         let work = try MediaChunk(chunk)
+        var path = RenderPath.cpu
         try SkippedItems.guarding(ExportAssets.describe(work.item, in: spec), index: work.item, skipBad: spec.skipBad,
                                   context: context) {
-            try ExportRenderer(spec: spec, context: context).render(work)
+            path = try ExportRenderer(spec: spec, context: context).render(work)
         }
-        return "cpu"
+        return path
     }
 
     public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {

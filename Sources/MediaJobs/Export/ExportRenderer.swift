@@ -4,31 +4,35 @@ import JobEngine
 import Vips
 
 /// Does one export chunk: renders and encodes an image, a video segment, or a video's audio,
-/// committing the result to the workspace.
+/// committing the result to the workspace, and tells which path rendered it.
 struct ExportRenderer {
     let spec: ExportJob.Spec
     let context: JobContext
 
-    func render(_ work: MediaChunk) throws {
+    func render(_ work: MediaChunk) throws -> String {
         let asset = spec.manifest.assets[work.item]
         let source = try ExportAssets.path(of: work.item, in: spec)
         switch work {
         case .image:
             let settings = spec.manifest.export.image
             let format = try MediaSettings.imageFormat(settings.format)
-            let image = try MediaSettings.apply(asset.edits, to: VipsImage.load(source, limits: spec.imageLimits))
+            let (image, path) = try PhotoRendering.apply(asset.edits, to: VipsImage.load(source, limits: spec.imageLimits),
+                                                         gpu: spec.gpu.renderer)
             try context.workspace.commit(ExportAssets.outputName(asset.output, extension: format.fileExtension)) { temporary in
                 try image.save(to: temporary.path, format: format, quality: settings.quality,
                                shouldStop: { [context] in context.isStopRequested })
             }
+            return path
         case .segment(_, let index, let start, let end):
-            try VideoChunks.segment(source, from: start, to: end,
+            return try VideoChunks.segment(source, from: start, to: end,
                                     edit: MediaSettings.videoEdit(asset.edits, maxHeight: spec.manifest.export.video.maxHeight),
                                     encoding: try MediaSettings.videoEncoding(spec.manifest.export.video),
-                                    as: VideoChunks.segmentName(asset.output, index), limits: spec.mediaLimits, context: context)
+                                    as: VideoChunks.segmentName(asset.output, index), limits: spec.mediaLimits,
+                                    gpu: spec.gpu.renderer, context: context)
         case .audio(_, let start, let end):
             try VideoChunks.audio(source, from: start, to: end, mode: MediaSettings.audioMode(spec.manifest.export.audio),
                                   as: VideoChunks.audioName(asset.output), limits: spec.mediaLimits, context: context)
+            return RenderPath.cpu
         case .unreadable:
             _ = try AssetProbe.classify(source, limits: spec.mediaLimits, imageLimits: spec.imageLimits)
             throw ItemFailure(item: ExportAssets.describe(work.item, in: spec),

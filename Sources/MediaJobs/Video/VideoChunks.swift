@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import GPURender
 import JobEngine
 
 /// The video work media jobs share: encode a segment, extract the audio, and join the segments
@@ -11,13 +12,18 @@ enum VideoChunks {
     /// The workspace name of the audio of the video whose output is called `output`.
     static func audioName(_ output: String) -> String { "audio-\(output).mka" }
 
-    /// Encodes `start..<end` of `source` with `edit` and `encoding` into the workspace file `name`.
+    /// Encodes `start..<end` of `source` with `edit` and `encoding` into the workspace file `name`,
+    /// rendering the pictures on `gpu` when given.
+    /// - Returns: the path that rendered the pictures (``RenderPath``).
     static func segment(_ source: String, from start: Double, to end: Double, edit: VideoEdit, encoding: VideoEncoding,
-                        as name: String, limits: MediaLimits, context: JobContext) throws {
+                        as name: String, limits: MediaLimits, gpu: GPURenderer?, context: JobContext) throws -> String {
+        let rendered = RenderedFlag()
         try context.workspace.commit(name) { temporary in
             _ = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: encoding,
-                                          output: temporary.path, limits: limits, shouldStop: stopCheck(context))
+                                          output: temporary.path, limits: limits, shouldStop: stopCheck(context),
+                                          renderer: GPUPictureRenderer.factory(gpu, rendered: rendered))
         }
+        return rendered.isSet ? RenderPath.gpu : RenderPath.cpu
     }
 
     /// Copies or re-encodes the audio of `start..<end` of `source` into the workspace file `name`.

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The weights of one axis of the Lanczos3 resize, worked out once per size on the CPU in
+/// double precision, as the `lanczos` shader reads them.
+///
+/// Output sample `o` of `count` sits at source position `c = (o + 0.5) · scale − 0.5` (centres
+/// aligned). When reducing (`scale > 1`) the kernel is stretched by `scale`, so it also filters
+/// out what the smaller picture cannot hold: source sample `i` weighs `L((i − c) / s)` with
+/// `s = max(scale, 1)` and `L(x) = sinc(x) · sinc(x / 3)` for |x| < 3, else 0. Weights are
+/// normalised to sum to 1.
+struct LanczosTable {
+    /// Weights per output sample (the first entry of each row is the first source index).
+    let taps: Int
+    /// `count` rows of `taps + 1` floats.
+    let values: [Float]
+
+    init(count: Int, scale: Double) {
+        let stretch = max(scale, 1)
+        let taps = Int((6 * stretch).rounded(.up)) + 1
+        var values = [Float]()
+        values.reserveCapacity(count * (taps + 1))
+        for output in 0..<count {
+            let centre = (Double(output) + 0.5) * scale - 0.5
+            let first = Int((centre - 3 * stretch).rounded(.up))
+            let weights = (0..<taps).map { Self.lanczos3((Double(first + $0) - centre) / stretch) }
+            let total = weights.reduce(0, +)
+            values.append(Float(first))
+            values += weights.map { Float($0 / total) }
+        }
+        self.taps = taps
+        self.values = values
+    }
+
+    /// The Lanczos kernel with three lobes.
+    static func lanczos3(_ x: Double) -> Double {
+        if abs(x) < 1e-9 { return 1 }
+        guard abs(x) < 3 else { return 0 }
+        let px = Double.pi * x
+        return 3 * sin(px) * sin(px / 3) / (px * px)
+    }
+
+    /// Its size in bytes.
+    var byteCount: Int { values.count * MemoryLayout<Float>.size }
+}

@@ -1,0 +1,23 @@
+import GPURender
+import JobEngine
+import MediaJobs
+import TaskContract
+
+/// Offers `.gpu` to the scheduler when GPU probing selected a device. Probes only when a request
+/// requires the GPU (`--gpu on`), so other commands never touch Vulkan.
+struct GPUResourceProbe: ResourceProbe {
+    func supportedResources() -> TaskResources {
+        GPUSelection.current().renderer == nil ? [] : .gpu
+    }
+
+    func unsupportedReason(for resource: TaskResources) -> String? {
+        guard resource.contains(.gpu) else { return nil }
+        let selection = GPUSelection.current()
+        return selection.renderer == nil ? selection.report.reason + " (see `mediajob probe`; use --gpu auto or off)" : nil
+    }
+}
+
+extension GPUPreference {
+    /// What a request with this preference requires.
+    var requiredResources: TaskResources { self == .on ? .gpu : [] }
+}

@@ -1,0 +1,52 @@
+import FFmpeg
+import GPURender
+
+/// Renders a video segment's pictures on the GPU for ``SegmentEncoder``: the segment's plan as
+/// a ``RenderRecipe``, in batches of up to eight pictures that fit the renderer's memory budget.
+final class GPUPictureRenderer: PictureRenderer {
+    /// The most pictures a batch holds: enough to amortise a submission, few enough that a stop
+    /// lands quickly.
+    static let maxBatch = 8
+
+    private let renderer: GPURenderer
+    private let recipe: RenderRecipe
+    let batchSize: Int
+
+    /// A renderer for `plan`, or `nil` when not even one picture fits the memory budget.
+    init?(_ plan: PictureRenderPlan, on renderer: GPURenderer) {
+        recipe = RenderRecipe(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, channels: 3,
+                              crop: .init(x: plan.cropX, y: plan.cropY, width: plan.cropWidth, height: plan.cropHeight),
+                              quarterTurns: plan.quarterTurns, width: plan.width, height: plan.height,
+                              exposure: plan.exposure, contrast: plan.contrast, saturation: plan.saturation)
+        batchSize = renderer.batchCapacity(for: recipe, output: .yuv420, limit: Self.maxBatch)
+        guard batchSize > 0 else { return nil }
+        self.renderer = renderer
+    }
+
+    func render(count: Int, fill: (Int, UnsafeMutableRawPointer) throws -> Void,
+                read: (Int, PicturePlanes) throws -> Void) throws {
+        let layout = YUVLayout(width: recipe.width, height: recipe.height)
+        try renderer.render(recipe, count: count, output: .yuv420, fill: fill, read: { index, bytes in
+            try read(index, PicturePlanes(luma: bytes + layout.lumaOffset, blue: bytes + layout.blueOffset,
+                                          red: bytes + layout.redOffset, lumaStride: layout.lumaStride,
+                                          chromaStride: layout.chromaStride))
+        })
+    }
+
+    /// The factory ``SegmentEncoder`` takes, rendering on `renderer` when given; `rendered` is
+    /// set when a segment used it.
+    static func factory(_ renderer: GPURenderer?, rendered: RenderedFlag) -> PictureRendererFactory? {
+        guard let renderer else { return nil }
+        return { plan in
+            let made = GPUPictureRenderer(plan, on: renderer)
+            if made != nil { rendered.set() }
+            return made
+        }
+    }
+}
+
+/// Set when a segment's pictures were rendered on the GPU.
+final class RenderedFlag: @unchecked Sendable {
+    private(set) var isSet = false
+    func set() { isSet = true }
+}

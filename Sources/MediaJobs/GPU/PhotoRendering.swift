@@ -1,0 +1,27 @@
+import GPURender
+import Vips
+import Vulkan
+
+/// Applies a photo's edits on the GPU when one is given and the picture fits its memory budget,
+/// else on the CPU.
+enum PhotoRendering {
+    /// The edited image and the path that rendered it (``RenderPath``).
+    static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, gpu: GPURenderer?) throws -> (VipsImage, String) {
+        if let gpu, changesPixels(edits, image) {
+            do {
+                return (try GPUPhotoEdits.apply(edits, to: image, on: gpu), RenderPath.gpu)
+            } catch let error as VulkanError where error.kind == .outOfMemory {
+                // Too large for the device's budget: the CPU path streams it instead.
+            }
+        }
+        return (try MediaSettings.apply(edits, to: image), RenderPath.cpu)
+    }
+
+    /// Whether the edits do anything to `image` (an image they leave alone is not uploaded).
+    private static func changesPixels(_ edits: ProjectManifest.Edits, _ image: VipsImage) -> Bool {
+        let fitted = VipsImage.fittedSize(width: image.width, height: image.height,
+                                          maxWidth: edits.maxWidth ?? .max, maxHeight: edits.maxHeight ?? .max)
+        return edits.crop != nil || edits.rotate % 360 != 0 || fitted != (image.width, image.height)
+            || edits.exposure != 0 || edits.contrast != 1 || edits.saturation != 1
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GPURender
+@testable import MediaJobs
+import Vips
+import XCTest
+
+/// The software Vulkan device (lavapipe), allowed for tests, shared by every GPU test.
+enum GPUSupport {
+    static let selection = GPUSelection.probe(environment: ProcessInfo.processInfo.environment.merging(["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"]) { $1 })
+
+    static func renderer() throws -> GPURenderer {
+        try XCTUnwrap(selection.renderer, "no Vulkan device could render: \(selection.report.reason)")
+    }
+
+    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Media/sample")
+
+    /// A photo-like test picture: smooth gradients, fine detail and hard edges, deterministic.
+    static func pattern(width: Int, height: Int, bands: Int) throws -> VipsImage {
+        var bytes = [UInt8](repeating: 0, count: width * height * bands)
+        for y in 0..<height {
+            for x in 0..<width {
+                let fx = Double(x) / Double(width), fy = Double(y) / Double(height)
+                let detail = 40 * sin(Double(x) * 0.7) * cos(Double(y) * 0.45)
+                let edge = (x / 37 + y / 29) % 2 == 0 ? 30.0 : -30.0
+                let values = [
+                    110 + 90 * fx + detail + edge, 60 + 150 * fy - detail * 0.5, 200 - 120 * fx * fy + edge * 0.5,
+                    255 * (0.5 + 0.5 * sin(fx * 6)),
+                ]
+                for band in 0..<bands {
+                    let value = bands == 2 && band == 1 ? values[3] : values[band]
+                    bytes[(y * width + x) * bands + band] = UInt8(max(0, min(255, value.rounded())))
+                }
+            }
+        }
+        return try VipsImage.fromPixels(Data(bytes), width: width, height: height, bands: bands)
+    }
+}
