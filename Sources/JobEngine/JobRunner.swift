@@ -52,11 +52,12 @@ struct JobRunner {
             chunks = try store.chunks(of: record.id)
             let finalizeStart = clock.now
             let artifact = try await kind.finalize(record.spec, chunks.map(\.plan), context)
+            try FaultPoints.step(.finalize, operation: "finalize", path: artifact.path) {}
             if task.isExpired {
                 tracker.stopped(elapsed: elapsed())
                 return pause(progress: tracker.snapshot)
             }
-            try publish(artifact)
+            try FaultPoints.step(.publish, operation: "rename", path: record.destination) { try publish(artifact) }
             tracker.finished(finalizeCost: (clock.now - finalizeStart).seconds, elapsed: elapsed())
             try store.transition(record.id, to: StateChange(state: .completed, progress: tracker.snapshot, clearsCancel: true),
                                  journal: JournalEntry(jobID: record.id, event: .ended, detail: ["outcome": "completed"]))
