@@ -178,7 +178,11 @@ struct JobRunner {
 
     private func fail(_ error: any Error, progress: ProgressSnapshot?) -> TaskOutcome {
         let category = error.failureCategory
-        let message = error.personMessage
+        // Whichever library hit the full disk, and on whichever of the workspace's files, the
+        // person needs to know which destination's device to free space on.
+        let message = category == .noSpace
+            ? "no space left on the device holding \(record.destination); free some space there, then resume"
+            : error.personMessage
         try? store.transition(
             record.id,
             to: StateChange(state: .failed, failure: category, message: message, progress: progress, clearsCancel: true),
