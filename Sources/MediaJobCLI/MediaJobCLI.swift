@@ -33,6 +33,7 @@ public enum MediaJobCLI {
                 console.out(HelpText.help(for: command))
                 return ExitCode.completed
             }
+            try OpenFileLimit.ensure()
             return try await command.run(CommandContext(arguments: parsed, environment: environment, console: console))
         } catch let error as UsageError {
             let hint = (error.command ?? command.name)
