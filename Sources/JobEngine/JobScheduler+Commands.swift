@@ -29,7 +29,10 @@ extension JobScheduler {
     /// Takes a paused, interrupted or failed job into this process to continue it from its last
     /// checkpoint. Run it with ``run(_:)``.
     /// Under `.fail`, refuses at once (leaving the job as it was) when no capacity is free.
+    /// - Throws: ``SchedulerError/hostHolding(_:_:)`` while the ``hostCondition`` holds work (the
+    ///   machine is too hot), leaving the job as it was.
     public func resume(_ id: JobID, strategy: SubmissionStrategy = .queue) throws -> JobHandle {
+        if let reason = hostCondition?.reasonToWait() { throw SchedulerError.hostHolding(id, reason) }
         let (record, lock) = try take(id, allowed: { $0.isResumable }, advice: "only paused, interrupted or failed jobs resume")
         guard registeredKind(for: record.request.identifier) != nil else {
             throw SchedulerError.rejected(id, .unregisteredIdentifier, "no handler is registered for \(record.request.identifier)")

@@ -14,6 +14,8 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
     case ownedElsewhere(JobID, pid: Int32?)
     /// The job's state does not allow what was asked.
     case wrongState(JobID, JobState, String)
+    /// The machine holds all work for now (it is too hot); the job stays as it was.
+    case hostHolding(JobID, String)
 
     public var category: FailureCategory {
         switch self {
@@ -33,6 +35,7 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
             "job \(id.short) is being run by another process\(pid.map { " (pid \($0))" } ?? ""); "
                 + "watch it with: mediajob status \(id.short) --watch"
         case .wrongState(let id, let state, let advice): "job \(id.short) is \(state.rawValue); \(advice)"
+        case .hostHolding(let id, let reason): "job \(id.short) was not resumed: \(reason)"
         }
     }
 

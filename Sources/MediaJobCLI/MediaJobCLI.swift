@@ -51,6 +51,7 @@ public enum MediaJobCLI {
         case SchedulerError.rejected(_, let reason, _): ExitCode.of(.rejected(reason))
         case SchedulerError.noSuchJob, SchedulerError.ambiguousJob: ExitCode.usage
         case SchedulerError.ownedElsewhere, SchedulerError.wrongState: ExitCode.rejected
+        case SchedulerError.hostHolding: ExitCode.paused
         default: error.failureCategory == .invalidInput ? ExitCode.invalidInput : ExitCode.failed
         }
     }

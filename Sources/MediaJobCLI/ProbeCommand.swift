@@ -9,15 +9,15 @@ enum ProbeCommand: Command {
     static let discussion = """
         Reports the CPUs this process may use (online, affinity, cgroup quota), memory (available
         and the cgroup limit), free disk in the state folder, and the thermal state from
-        /sys/class/thermal. The default number of concurrent jobs is derived from these.
+        /sys/class/thermal. The default number of concurrent jobs, and of chunks each job runs at
+        once (one per usable CPU, and per 512 MiB of usable memory), are derived from these.
         Set MEDIAJOB_SYSFS_ROOT to read /proc and /sys from another folder (for tests).
         """
     static let options = [CommonOptions.stateDir, CommonOptions.json]
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
-        let root = URL(fileURLWithPath: context.environment["MEDIAJOB_SYSFS_ROOT"] ?? "/")
-        let report = HostProbe(root: root).report(diskPath: context.stateDirectory)
+        let report = context.hostReport
         if context.json {
             let encoder = JSONEncoder()
             encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -27,6 +27,7 @@ enum ProbeCommand: Command {
             object["usable_cpus"] = report.cpu.usable
             object["usable_memory_bytes"] = report.memory.usableBytes
             object["default_max_jobs"] = report.defaultMaxJobs
+            object["chunks_at_once"] = context.chunkParallelism
             object["supported_resources"] = ["cpu"]
             context.console.json(object)
             return ExitCode.completed
@@ -39,7 +40,7 @@ enum ProbeCommand: Command {
             Memory:   \(gib(report.memory.usableBytes)) usable (available \(gib(report.memory.availableBytes)) of \(gib(report.memory.totalBytes)), cgroup limit \(memoryLimit))
             Disk:     \(report.disk.freeBytes.map(gib) ?? "unknown") free at \(report.disk.path)
             Thermal:  \(report.thermal.state.rawValue) (\(report.thermal.zones.count) zone(s))
-            Jobs:     \(report.defaultMaxJobs) at once by default
+            Jobs:     \(report.defaultMaxJobs) at once by default, each running \(context.chunkParallelism) chunk(s) at once
             GPU:      not probed by this build; jobs render on the CPU
             """)
         return ExitCode.completed
