@@ -131,7 +131,10 @@ extension JobScheduler {
     private func take(_ id: JobID, allowed: (JobState) -> Bool, advice: String) throws -> (JobRecord, JobLock) {
         guard try store.job(id) != nil else { throw SchedulerError.noSuchJob(id.rawValue) }
         guard let lock = try JobLock.tryAcquire(locks.url(for: id)) else {
-            throw SchedulerError.ownedElsewhere(id, pid: try store.job(id)?.ownerPID)
+            // A stopped job held elsewhere is being resumed, restarted or discarded; its stored
+            // owner is the process that last ran it, long gone, so it is not named.
+            let holder = try store.job(id)
+            throw SchedulerError.ownedElsewhere(id, pid: holder?.state.isLive == true ? holder?.ownerPID : nil)
         }
         guard var record = try store.job(id) else { throw SchedulerError.noSuchJob(id.rawValue) }
         if record.state.isLive {
