@@ -14,6 +14,15 @@ import Testing
         return try #require(first[string: "job_id"])
     }
 
+    /// Starts `resume JOB` and, at once, `command JOB` from another process; returns both results.
+    private func race(_ command: String, withResumeOf id: String, in fixture: CLIFixture) throws
+        -> (resumed: CLIProcess.Result, other: CLIProcess.Result, state: String?) {
+        let resume = try fixture.start("resume", [id])
+        let other = try fixture.start(command, [id]).finish()
+        let resumed = resume.finish()
+        return (resumed, other, try fixture.status(id)[string: "state"])
+    }
+
     @Test func twoCancelsOfOneRunningJobPauseItOnce() throws {
         let fixture = CLIFixture()
         let units = 40
@@ -38,10 +47,7 @@ import Testing
         let fixture = CLIFixture()
         let units = 30
         let id = try pausedJob(fixture, units: units)
-        let resume = try fixture.start("resume", [id])
-        let cancel = try fixture.start("cancel", [id]).finish()
-        let resumed = resume.finish()
-        let state = try fixture.status(id)[string: "state"]
+        let (resumed, cancel, state) = try race("cancel", withResumeOf: id, in: fixture)
         if cancel.status == 0 {
             #expect(cancel.stderr.contains("Asked job \(id.prefix(8)) to stop"))
             #expect([0, 75].contains(resumed.status), "the resumed job stops at a boundary, or had already finished")
@@ -61,12 +67,8 @@ import Testing
     @Test func aDiscardRacingAResumeLetsExactlyOneOfThemHaveTheJob() throws {
         let fixture = CLIFixture()
         let units = 10
-        let id = try pausedJob(fixture, units: units)
-        let resume = try fixture.start("resume", [id])
-        let discard = try fixture.start("discard", [id]).finish()
-        let resumed = resume.finish()
+        let (resumed, discard, state) = try race("discard", withResumeOf: try pausedJob(fixture, units: units), in: fixture)
         #expect([resumed.status, discard.status].sorted() == [0, 69], "resume: \(resumed.stderr) discard: \(discard.stderr)")
-        let state = try fixture.status(id)[string: "state"]
         if discard.status == 0 {
             #expect(state == "discarded")
             #expect(resumed.stderr.contains("is discarded") || resumed.stderr.contains("another process"), "\(resumed.stderr)")

@@ -31,18 +31,10 @@ final class ScratchFileSystem {
     }
 
     private static func tool(_ path: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw MediaFixtures.FixtureError(message: "\(path) \(arguments.joined(separator: " ")) failed (\(text)); "
-                                             + "the disk-full tests mount a tmpfs and need root")
+        do {
+            try MediaFixtures.tool(path, arguments)
+        } catch {
+            throw MediaFixtures.FixtureError(message: "\(error); the disk-full tests mount a tmpfs and need root")
         }
     }
 }
