@@ -80,9 +80,10 @@ struct CommandContext: Sendable {
         hostProbe.report(diskPath: stateDirectory)
     }
 
-    /// How many chunks of a media job may run at once here: bounded by usable CPUs and memory.
+    /// How many chunks of a media job may run at once here: bounded by usable CPUs, memory and
+    /// the open-file limit.
     var chunkParallelism: Int {
-        hostReport.parallelism(memoryPerChunk: MediaJobKinds.memoryPerChunk)
+        min(hostReport.parallelism(memoryPerChunk: MediaJobKinds.memoryPerChunk), OpenFileLimit.chunksAllowed)
     }
 
     /// Finds the job named by the single positional argument.

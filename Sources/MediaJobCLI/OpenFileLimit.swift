@@ -25,6 +25,18 @@ enum OpenFileLimit {
         throw LimitError(current: limit.rlim_cur, hard: limit.rlim_max)
     }
 
+    /// Descriptors set aside for the process itself (standard streams, the store and its WAL,
+    /// locks, libdispatch, libvips' cache of open files), and those each chunk in flight may use.
+    static let reserved: rlim_t = 32
+    static let perChunk: rlim_t = 4
+
+    /// How many chunks may be in flight at once within the current soft limit: at least one.
+    static var chunksAllowed: Int {
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur > reserved + perChunk else { return 1 }
+        return Int(min((limit.rlim_cur - reserved) / perChunk, rlim_t(Int.max)))
+    }
+
     private static var resource: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_NOFILE.rawValue) }
 
     /// The open-file limit is too low to run a job safely.

@@ -15,13 +15,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("state/jobs.sqlite")), "no job was started")
     }
 
-    @Test func aLowSoftLimitUnderAHigherHardLimitIsRaisedAndAnExportCompletes() throws {
+    @Test func aLowSoftLimitIsRaisedToTheHardOneWhichBoundsChunksAtOnceAndTheExportCompletes() throws {
         let fixture = CLIFixture()
         let output = fixture.folder.path("mini.zip")
-        let result = try fixture.run("export", [try MiniProject.make(in: fixture.folder), "--output", output],
-                                     launcher: ["/usr/bin/prlimit", "--nofile=16:64"])
+        let roomy = try FakeSysfs(in: fixture.folder, cpus: 64, availableMiB: 65_536)
+        let result = try fixture.run("export", [try MiniProject.make(in: fixture.folder), "--output", output, "--json"],
+                                     environment: roomy.environment, launcher: ["/usr/bin/prlimit", "--nofile=16:64"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == (try MiniProject.referenceArchive()))
+        let id = try #require(result.events.first?[string: "job_id"])
+        #expect(try fixture.status(id)[number: "parallelism"] == 8, "64 CPUs, but (64 − 32) / 4 descriptors' worth of chunks")
     }
 
     @Test func chunksAtOnceAreBoundedByUsableMemoryAsWellAsCPUs() throws {
