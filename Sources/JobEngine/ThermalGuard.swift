@@ -6,6 +6,7 @@ public struct ThermalGuard: HostCondition {
     /// Where the thermal zones are read.
     public let probe: HostProbe
 
+    /// Creates a guard reading the thermal zones through `probe` (the real `/sys` by default).
     public init(probe: HostProbe = HostProbe()) {
         self.probe = probe
     }
