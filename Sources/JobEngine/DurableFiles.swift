@@ -21,15 +21,19 @@ public enum DurableFiles {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError("open", path: url.path) }
         defer { close(fd) }
-        guard fsync(fd) == 0 else { throw FileSystemError("fsync", path: url.path) }
+        try FaultPoints.step(.fsync, operation: "fsync", path: url.path) {
+            guard fsync(fd) == 0 else { throw FileSystemError("fsync", path: url.path) }
+        }
     }
 
     /// Renames `source` to `destination` atomically; fails with `EEXIST` rather than replace
     /// anything unless `replacing` is set. Then syncs the destination's folder.
     public static func rename(_ source: URL, to destination: URL, replacing: Bool) throws {
         let flags = replacing ? 0 : LinuxRename.noReplace
-        guard LinuxRename.rename(source.path, destination.path, flags: flags) == 0 else {
-            throw FileSystemError("rename", path: destination.path)
+        try FaultPoints.step(.rename, operation: "rename", path: destination.path) {
+            guard LinuxRename.rename(source.path, destination.path, flags: flags) == 0 else {
+                throw FileSystemError("rename", path: destination.path)
+            }
         }
         try sync(destination.deletingLastPathComponent())
     }

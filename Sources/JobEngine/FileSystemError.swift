@@ -35,7 +35,7 @@ public struct FileSystemError: CategorizedError, Equatable, CustomStringConverti
         case EEXIST:
             return "\(path) already exists; move it away or ask for --overwrite, then resume"
         default:
-            return "\(operation) failed for \(path): \(reason)"
+            return "\(operation) failed for \(path): \(reason); check the device (for example with dmesg), then resume"
         }
     }
 

@@ -66,16 +66,32 @@ public struct HostReport: Sendable, Codable, Equatable {
             public static func < (lhs: State, rhs: State) -> Bool { lhs.order < rhs.order }
         }
 
-        /// The worst zone's state: `critical` at or past its critical (or hot) trip, `serious` past
-        /// its passive trip, `fair` within 10 °C of it, else `nominal`; `unknown` without zones.
-        public var state: State {
-            zones.map { zone -> State in
-                if let critical = zone.trips["critical"] ?? zone.trips["hot"], zone.celsius >= critical { return .critical }
-                guard let passive = zone.trips["passive"] else { return .nominal }
-                if zone.celsius >= passive { return .serious }
-                return zone.celsius >= passive - 10 ? .fair : .nominal
-            }.max() ?? .unknown
-        }
+        /// The worst zone's state (see ``Zone/state``); `unknown` without zones.
+        public var state: State { zones.map(\.state).max() ?? .unknown }
+
+        /// The zone that sets ``state``: the hottest against its trip points.
+        public var worstZone: Zone? { zones.max { $0.state < $1.state } }
+    }
+}
+
+extension HostReport.Thermal.Zone {
+    /// This zone's state: `critical` at or past its critical (or hot) trip, `serious` past its
+    /// passive trip, `fair` within 10 °C of it, else `nominal`.
+    public var state: HostReport.Thermal.State {
+        if let critical = trips["critical"] ?? trips["hot"], celsius >= critical { return .critical }
+        guard let passive = trips["passive"] else { return .nominal }
+        if celsius >= passive { return .serious }
+        return celsius >= passive - 10 ? .fair : .nominal
+    }
+}
+
+extension HostReport {
+    /// How many chunks of one job may run at once when each may need `memoryPerChunk` bytes:
+    /// no more than the usable CPUs, nor than usable memory holds, and at least one (a machine
+    /// short of memory runs one chunk at a time rather than none).
+    public func parallelism(memoryPerChunk: UInt64) -> Int {
+        let byMemory = memoryPerChunk == 0 ? Int.max : Int(min(memory.usableBytes / memoryPerChunk, UInt64(Int.max)))
+        return max(1, min(cpu.usable, byMemory))
     }
 
     /// The default number of jobs that may run at once: one per two usable CPUs and per

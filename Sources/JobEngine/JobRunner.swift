@@ -12,6 +12,8 @@ struct JobRunner {
     let record: JobRecord
     let task: ContinuedTask
     let heartbeatInterval: Duration
+    /// What holds all work for now (the machine is too hot); checked at every chunk boundary.
+    let hostCondition: (any HostCondition)?
 
     private var workspace: Workspace { Workspace(directory: URL(fileURLWithPath: record.workspace)) }
 
@@ -37,7 +39,9 @@ struct JobRunner {
         }
         let context = JobContext(workspace: workspace, task: task)
 
-        let failure = await runChunks(chunks.filter { !$0.isDone }, context: context, tracker: &tracker, start: start)
+        var hostReason: String?
+        let failure = await runChunks(chunks.filter { !$0.isDone }, context: context, tracker: &tracker,
+                                      hostReason: &hostReason, start: start)
         func elapsed() -> Double { (clock.now - start).seconds }
         if let failure {
             tracker.stopped(elapsed: elapsed())
@@ -45,18 +49,19 @@ struct JobRunner {
         }
         if task.isExpired {
             tracker.stopped(elapsed: elapsed())
-            return pause(progress: tracker.snapshot)
+            return pause(progress: tracker.snapshot, reason: hostReason)
         }
 
         do {
             chunks = try store.chunks(of: record.id)
             let finalizeStart = clock.now
             let artifact = try await kind.finalize(record.spec, chunks.map(\.plan), context)
+            try FaultPoints.step(.finalize, operation: "finalize", path: artifact.path) {}
             if task.isExpired {
                 tracker.stopped(elapsed: elapsed())
                 return pause(progress: tracker.snapshot)
             }
-            try publish(artifact)
+            try FaultPoints.step(.publish, operation: "rename", path: record.destination) { try publish(artifact) }
             tracker.finished(finalizeCost: (clock.now - finalizeStart).seconds, elapsed: elapsed())
             try store.transition(record.id, to: StateChange(state: .completed, progress: tracker.snapshot, clearsCancel: true),
                                  journal: JournalEntry(jobID: record.id, event: .ended, detail: ["outcome": "completed"]))
@@ -76,10 +81,12 @@ struct JobRunner {
 
     /// Runs the owed chunks, up to `parallelism` at once, checkpointing each as it lands. A chunk
     /// that throws ``ItemFailure`` does not stop the others; the bad items are reported together.
+    /// At each boundary, a ``HostCondition`` that holds work stops the job and sets `hostReason`.
     /// - Returns: the first error (or the item failures), or `nil` when every chunk ran or the job
     ///   was asked to stop.
     private func runChunks(
-        _ owed: [ChunkRecord], context: JobContext, tracker: inout ProgressTracker, start: ContinuousClock.Instant
+        _ owed: [ChunkRecord], context: JobContext, tracker: inout ProgressTracker, hostReason: inout String?,
+        start: ContinuousClock.Instant
     ) async -> (any Error)? {
         var queue = owed[...]
         var failure: (any Error)?
@@ -90,6 +97,11 @@ struct JobRunner {
             while true {
                 // A cancel asked for from another process is seen here, at the boundary, as well as by the watcher.
                 if (try? store.isCancelRequested(record.id)) == true { task.expire() }
+                if hostReason == nil, !task.isExpired, let reason = hostCondition?.reasonToWait() {
+                    hostReason = reason
+                    try? store.append(JournalEntry(jobID: record.id, event: .checkpoint, detail: ["held": reason]))
+                    task.expire()
+                }
                 while inFlight < record.parallelism, failure == nil, !task.isExpired, let chunk = queue.popFirst() {
                     group.addTask {
                         let clock = ContinuousClock()
@@ -165,9 +177,11 @@ struct JobRunner {
         }
     }
 
-    private func pause(progress: ProgressSnapshot) -> TaskOutcome {
+    /// Ends the job paused; `reason` (why the machine holds work) becomes its message.
+    private func pause(progress: ProgressSnapshot, reason: String? = nil) -> TaskOutcome {
         do {
-            try store.transition(record.id, to: StateChange(state: .paused, progress: progress, clearsCancel: true),
+            try store.transition(record.id, to: StateChange(state: .paused, message: reason, progress: progress,
+                                                            clearsCancel: true),
                                  journal: JournalEntry(jobID: record.id, event: .ended, detail: ["outcome": "paused"]))
         } catch {
             return fail(error, progress: nil)
@@ -177,7 +191,11 @@ struct JobRunner {
 
     private func fail(_ error: any Error, progress: ProgressSnapshot?) -> TaskOutcome {
         let category = error.failureCategory
-        let message = error.personMessage
+        // Whichever library hit the full disk, and on whichever of the workspace's files, the
+        // person needs to know which destination's device to free space on.
+        let message = category == .noSpace
+            ? "no space left on the device holding \(record.destination); free some space there, then resume"
+            : error.personMessage
         try? store.transition(
             record.id,
             to: StateChange(state: .failed, failure: category, message: message, progress: progress, clearsCancel: true),

@@ -29,7 +29,10 @@ extension JobScheduler {
     /// Takes a paused, interrupted or failed job into this process to continue it from its last
     /// checkpoint. Run it with ``run(_:)``.
     /// Under `.fail`, refuses at once (leaving the job as it was) when no capacity is free.
+    /// - Throws: ``SchedulerError/hostHolding(_:_:)`` while the ``hostCondition`` holds work (the
+    ///   machine is too hot), leaving the job as it was.
     public func resume(_ id: JobID, strategy: SubmissionStrategy = .queue) throws -> JobHandle {
+        if let reason = hostCondition?.reasonToWait() { throw SchedulerError.hostHolding(id, reason) }
         let (record, lock) = try take(id, allowed: { $0.isResumable }, advice: "only paused, interrupted or failed jobs resume")
         guard registeredKind(for: record.request.identifier) != nil else {
             throw SchedulerError.rejected(id, .unregisteredIdentifier, "no handler is registered for \(record.request.identifier)")
@@ -128,7 +131,10 @@ extension JobScheduler {
     private func take(_ id: JobID, allowed: (JobState) -> Bool, advice: String) throws -> (JobRecord, JobLock) {
         guard try store.job(id) != nil else { throw SchedulerError.noSuchJob(id.rawValue) }
         guard let lock = try JobLock.tryAcquire(locks.url(for: id)) else {
-            throw SchedulerError.ownedElsewhere(id, pid: try store.job(id)?.ownerPID)
+            // A stopped job held elsewhere is being resumed, restarted or discarded; its stored
+            // owner is the process that last ran it, long gone, so it is not named.
+            let holder = try store.job(id)
+            throw SchedulerError.ownedElsewhere(id, pid: holder?.state.isLive == true ? holder?.ownerPID : nil)
         }
         guard var record = try store.job(id) else { throw SchedulerError.noSuchJob(id.rawValue) }
         if record.state.isLive {

@@ -19,6 +19,9 @@ public final class JobScheduler: Sendable {
     /// How often a running job beats its heart and looks for a cancel request.
     public let heartbeatInterval: Duration
 
+    /// What holds all work for now (for example ``ThermalGuard``); `nil` when nothing does.
+    public let hostCondition: (any HostCondition)?
+
     let locks: LockDirectory
     private let probe: any ResourceProbe
     private let kinds = Mutex<[String: (permitted: TaskIdentifier, kind: AnyJobKind)]>([:])
@@ -30,10 +33,12 @@ public final class JobScheduler: Sendable {
     ///     using the same store.
     ///   - probe: tells which resources (the GPU) requests may require.
     ///   - maxConcurrentJobs: capacity; at least 1.
+    ///   - hostCondition: what holds all work for now: running jobs pause at their next chunk
+    ///     boundary, and ``resume(_:strategy:)`` refuses, while it says so.
     public init(
         store: any JobStore, lockDirectory: URL, probe: any ResourceProbe = FixedResourceProbe(),
         maxConcurrentJobs: Int, queuePollInterval: Duration = .milliseconds(100),
-        heartbeatInterval: Duration = .seconds(1)
+        heartbeatInterval: Duration = .seconds(1), hostCondition: (any HostCondition)? = nil
     ) throws {
         self.store = store
         self.locks = try LockDirectory(directory: lockDirectory)
@@ -41,6 +46,7 @@ public final class JobScheduler: Sendable {
         self.maxConcurrentJobs = max(1, maxConcurrentJobs)
         self.queuePollInterval = queuePollInterval
         self.heartbeatInterval = heartbeatInterval
+        self.hostCondition = hostCondition
     }
 
     /// Registers the handler for a kind of job, under the permitted identifier
@@ -124,7 +130,7 @@ public final class JobScheduler: Sendable {
             if try await waitForCapacity(handle), let kind = registeredKind(for: handle.record.request.identifier) {
                 let record = try store.job(handle.id) ?? handle.record
                 outcome = await JobRunner(store: store, kind: kind, record: record, task: task,
-                                          heartbeatInterval: heartbeatInterval).run()
+                                          heartbeatInterval: heartbeatInterval, hostCondition: hostCondition).run()
             } else if registeredKind(for: handle.record.request.identifier) == nil {
                 try store.transition(handle.id, to: StateChange(state: .rejected, rejection: .unregisteredIdentifier,
                                                                 message: "no handler is registered for this kind"),

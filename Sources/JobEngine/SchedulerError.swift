@@ -14,6 +14,8 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
     case ownedElsewhere(JobID, pid: Int32?)
     /// The job's state does not allow what was asked.
     case wrongState(JobID, JobState, String)
+    /// The machine holds all work for now (it is too hot); the job stays as it was.
+    case hostHolding(JobID, String)
 
     public var category: FailureCategory {
         switch self {
@@ -29,10 +31,13 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
         case .noSuchJob(let text): "no job matches '\(text)'; list jobs with: mediajob jobs"
         case .ambiguousJob(let text, let ids):
             "'\(text)' matches \(ids.count) jobs (\(ids.map(\.short).joined(separator: ", "))); give more characters"
-        case .ownedElsewhere(let id, let pid):
-            "job \(id.short) is being run by another process\(pid.map { " (pid \($0))" } ?? ""); "
-                + "watch it with: mediajob status \(id.short) --watch"
+        case .ownedElsewhere(let id, let pid?):
+            "job \(id.short) is being run by another process (pid \(pid)); watch it with: mediajob status \(id.short) --watch"
+        case .ownedElsewhere(let id, nil):
+            "job \(id.short) is being resumed, restarted or discarded by another process right now; "
+                + "see where it stands with: mediajob status \(id.short)"
         case .wrongState(let id, let state, let advice): "job \(id.short) is \(state.rawValue); \(advice)"
+        case .hostHolding(let id, let reason): "job \(id.short) was not resumed: \(reason)"
         }
     }
 

@@ -41,7 +41,7 @@ public struct Workspace: Sendable, Equatable {
         try prepare()
         let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)-\(name)")
         do {
-            try write(temporary)
+            try FaultPoints.step(.commitWrite, operation: "write", path: temporary.path) { try write(temporary) }
             try DurableFiles.sync(temporary)
             try DurableFiles.rename(temporary, to: url(for: name), replacing: true)
         } catch {

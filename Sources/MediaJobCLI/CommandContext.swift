@@ -46,7 +46,8 @@ struct CommandContext: Sendable {
         let maxJobs = try arguments.integer("max-jobs", in: 1...1024) ?? hostReport.defaultMaxJobs
         let probe = GPUResourceProbe()
         let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),
-                                         probe: probe, maxConcurrentJobs: maxJobs)
+                                         probe: probe, maxConcurrentJobs: maxJobs,
+                                         hostCondition: ThermalGuard(probe: hostProbe))
         try MediaJobKinds.register(on: scheduler)
         try scheduler.cleanFinishedWorkspaces()
         return scheduler
@@ -69,6 +70,11 @@ struct CommandContext: Sendable {
         return (ImageLimits(maxPixels: pixels), MediaLimits(maxPixels: pixels))
     }
 
+    /// Reads /proc and /sys, or the folder `MEDIAJOB_SYSFS_ROOT` names (tests imitate them there).
+    var hostProbe: HostProbe {
+        HostProbe(root: URL(fileURLWithPath: environment["MEDIAJOB_SYSFS_ROOT"].flatMap { $0.isEmpty ? nil : $0 } ?? "/"))
+    }
+
     /// `--gpu`, default `auto`.
     func gpuPreference() throws -> GPUPreference {
         try arguments.choice("gpu", as: GPUPreference.self) ?? .auto
@@ -76,7 +82,13 @@ struct CommandContext: Sendable {
 
     /// What this machine offers, measured where the state folder lies.
     var hostReport: HostReport {
-        HostProbe().report(diskPath: stateDirectory)
+        hostProbe.report(diskPath: stateDirectory)
+    }
+
+    /// How many chunks of a media job may run at once here: bounded by usable CPUs, memory and
+    /// the open-file limit.
+    var chunkParallelism: Int {
+        min(hostReport.parallelism(memoryPerChunk: MediaJobKinds.memoryPerChunk), OpenFileLimit.chunksAllowed)
     }
 
     /// Finds the job named by the single positional argument.

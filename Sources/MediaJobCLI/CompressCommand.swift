@@ -47,7 +47,7 @@ enum CompressCommand: Command {
             targetSize: try arguments.integer("target-size", in: 1_000...Int(Int32.max)).map(Int64.init),
             videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,
             overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
-            parallelism: context.hostReport.cpu.usable, imageLimits: try context.limits().image,
+            parallelism: context.chunkParallelism, imageLimits: try context.limits().image,
             mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: "Compressing \(spec.items.count) files",

@@ -40,7 +40,7 @@ enum ExportCommand: Command {
         let output = URL(fileURLWithPath: arguments.value("output") ?? defaultOutput).standardizedFileURL
         let spec = ExportJob.Spec(
             project: folder.path, manifest: manifest, output: output.path, overwrite: arguments.has("overwrite"),
-            skipBad: arguments.has("skip-bad"), parallelism: context.hostReport.cpu.usable,
+            skipBad: arguments.has("skip-bad"), parallelism: context.chunkParallelism,
             imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: gpu)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting \(manifest.name)",

@@ -97,7 +97,7 @@ struct JobSession {
         case .completed:
             console.err("Done: \(job.destination)")
         case .paused:
-            console.err("Paused at \(percent). Resume with: \(resumeHint)")
+            console.err("Paused at \(percent)\(job.message.map { ": \($0)" } ?? ""). Resume with: \(resumeHint)")
         case .failed(let category):
             console.err("Error: \(job.message ?? category.rawValue).")
             console.err("Failed at \(percent); finished chunks are kept. Resume with: \(resumeHint)"

@@ -33,6 +33,7 @@ public enum MediaJobCLI {
                 console.out(HelpText.help(for: command))
                 return ExitCode.completed
             }
+            try OpenFileLimit.ensure()
             return try await command.run(CommandContext(arguments: parsed, environment: environment, console: console))
         } catch let error as UsageError {
             let hint = (error.command ?? command.name)
@@ -50,6 +51,7 @@ public enum MediaJobCLI {
         case SchedulerError.rejected(_, let reason, _): ExitCode.of(.rejected(reason))
         case SchedulerError.noSuchJob, SchedulerError.ambiguousJob: ExitCode.usage
         case SchedulerError.ownedElsewhere, SchedulerError.wrongState: ExitCode.rejected
+        case SchedulerError.hostHolding: ExitCode.paused
         default: error.failureCategory == .invalidInput ? ExitCode.invalidInput : ExitCode.failed
         }
     }

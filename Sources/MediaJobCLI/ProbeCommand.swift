@@ -12,7 +12,8 @@ enum ProbeCommand: Command {
         and the cgroup limit), free disk in the state folder, the thermal state from
         /sys/class/thermal, and every Vulkan device: type, driver, API version, compute queues,
         device-local memory, the limits that matter, and whether jobs render on it and why.
-        The default number of concurrent jobs is derived from these.
+        The default number of concurrent jobs, and of chunks each job runs at once (one per
+        usable CPU, and per 512 MiB of usable memory), are derived from these.
 
         A device renders only when it is a real GPU with a compute queue that passes a self-test
         of the render shaders. Software devices (llvmpipe) are slower than the CPU path and are
@@ -23,8 +24,7 @@ enum ProbeCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
-        let root = URL(fileURLWithPath: context.environment["MEDIAJOB_SYSFS_ROOT"] ?? "/")
-        let report = HostProbe(root: root).report(diskPath: context.stateDirectory)
+        let report = context.hostReport
         let gpu = GPUSelection.current()
         if context.json {
             let encoder = JSONEncoder()
@@ -35,6 +35,7 @@ enum ProbeCommand: Command {
             object["usable_cpus"] = report.cpu.usable
             object["usable_memory_bytes"] = report.memory.usableBytes
             object["default_max_jobs"] = report.defaultMaxJobs
+            object["chunks_at_once"] = context.chunkParallelism
             object["supported_resources"] = gpu.renderer == nil ? ["cpu"] : ["cpu", "gpu"]
             object["vulkan"] = try JSONSerialization.jsonObject(with: encoder.encode(gpu.report))
             context.console.json(object)
@@ -48,7 +49,7 @@ enum ProbeCommand: Command {
             Memory:   \(gib(report.memory.usableBytes)) usable (available \(gib(report.memory.availableBytes)) of \(gib(report.memory.totalBytes)), cgroup limit \(memoryLimit))
             Disk:     \(report.disk.freeBytes.map(gib) ?? "unknown") free at \(report.disk.path)
             Thermal:  \(report.thermal.state.rawValue) (\(report.thermal.zones.count) zone(s))
-            Jobs:     \(report.defaultMaxJobs) at once by default
+            Jobs:     \(report.defaultMaxJobs) at once by default, each running \(context.chunkParallelism) chunk(s) at once
             GPU:      \(gpu.renderer == nil ? "none; jobs render on the CPU" : "yes"): \(gpu.report.reason)
             """)
         for (index, device) in gpu.report.devices.enumerated() {

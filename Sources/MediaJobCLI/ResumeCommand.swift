@@ -9,7 +9,8 @@ enum ResumeCommand: Command {
         Runs the job in the foreground from where it stopped: finished chunks are kept, at most
         the chunk that was in flight is redone, and the result is the same as an uninterrupted
         run's. JOB is the job's id or its first characters (at least four), as `mediajob jobs`
-        shows them.
+        shows them. While the machine is critically hot, resume refuses (exit 75) and the job
+        stays paused; a job ended by a full disk is failed and resumes once space is freed.
 
         Example:
           mediajob resume 1a2b3c4d

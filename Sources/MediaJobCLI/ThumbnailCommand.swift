@@ -32,7 +32,7 @@ enum ThumbnailCommand: Command {
             items: items, output: output,
             size: try arguments.integer("size", in: 16...4096) ?? 256, format: arguments.value("format") ?? "jpeg",
             quality: try arguments.integer("quality", in: 1...100) ?? 80, overwrite: arguments.has("overwrite"),
-            skipBad: arguments.has("skip-bad"), parallelism: context.hostReport.cpu.usable, imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
+            skipBad: arguments.has("skip-bad"), parallelism: context.chunkParallelism, imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: "Thumbnails of \(spec.items.count) files",
                                       subtitle: "starting", strategy: try context.strategy(),

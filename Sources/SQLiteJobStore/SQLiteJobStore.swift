@@ -90,13 +90,15 @@ public final class SQLiteJobStore: JobStore {
             let first = try database.prepare("SELECT COUNT(*) FROM chunks WHERE job_id = ?1 AND done = 1")
                 .rows([id]) { $0.integer(0) }.first == 0
             let now = Date().timeIntervalSince1970
-            try database.prepare("""
-                UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2
-                """).run([id, .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
-                          .optional(checkpoint.executor), .real(now)])
-            guard database.changes == 1 else {
-                throw SQLiteError(code: 1, detail: "no chunk \(checkpoint.chunkIndex) in job \(checkpoint.jobID)",
-                                  context: "recording a checkpoint")
+            try FaultPoints.step(.checkpoint, operation: "checkpoint", path: path) {
+                try database.prepare("""
+                    UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2
+                    """).run([id, .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
+                              .optional(checkpoint.executor), .real(now)])
+                guard database.changes == 1 else {
+                    throw SQLiteError(code: 1, detail: "no chunk \(checkpoint.chunkIndex) in job \(checkpoint.jobID)",
+                                      context: "recording a checkpoint")
+                }
             }
             try database.prepare("UPDATE jobs SET progress = ?2, updated_at = ?3 WHERE id = ?1")
                 .run([id, .blob(try JobRow.encode(checkpoint.progress)), .real(now)])

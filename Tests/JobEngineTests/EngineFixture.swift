@@ -10,11 +10,12 @@ struct EngineFixture {
     let job: ScriptedJob
     let scheduler: JobScheduler
 
-    init(maxJobs: Int = 1, probe: any ResourceProbe = FixedResourceProbe(), hook: @escaping ScriptedJob.Hook = { _, _ in }) throws {
+    init(maxJobs: Int = 1, probe: any ResourceProbe = FixedResourceProbe(), hostCondition: (any HostCondition)? = nil,
+         hook: @escaping ScriptedJob.Hook = { _, _ in }) throws {
         job = ScriptedJob(hook: hook)
         scheduler = try JobScheduler(store: store, lockDirectory: folder.url.appendingPathComponent("locks"), probe: probe,
                                      maxConcurrentJobs: maxJobs, queuePollInterval: .milliseconds(5),
-                                     heartbeatInterval: .milliseconds(5))
+                                     heartbeatInterval: .milliseconds(5), hostCondition: hostCondition)
         try scheduler.register(job)
     }
 

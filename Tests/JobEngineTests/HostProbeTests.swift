@@ -167,6 +167,29 @@ struct HostProbeTests {
         #expect(thermal.state == .serious)
     }
 
+    @Test func chunksAtOnceAreTheUsableCPUsBoundedByWhatUsableMemoryHolds() throws {
+        let root = try FakeHostRoot()
+        defer { root.remove() }
+        try root.writeMachine() // 2 usable CPUs; 3 GiB of memory usable (4 GiB cgroup limit, 1 GiB used)
+        let report = HostProbe(root: root.url).report(diskPath: root.url)
+        #expect(report.parallelism(memoryPerChunk: 512 << 20) == 2)
+        #expect(report.parallelism(memoryPerChunk: 2 << 30) == 1)
+        #expect(report.parallelism(memoryPerChunk: 8 << 30) == 1, "short of memory, one chunk at a time rather than none")
+    }
+
+    @Test func theThermalGuardHoldsWorkOnlyWhileAZoneIsCritical() throws {
+        let root = try FakeHostRoot()
+        defer { root.remove() }
+        let guardian = ThermalGuard(probe: HostProbe(root: root.url))
+        #expect(guardian.reasonToWait() == nil, "no zones: nothing to hold for")
+        try root.writeZone("thermal_zone0", milliCelsius: 40_000)
+        try root.writeZone("thermal_zone1", milliCelsius: 95_000)
+        #expect(guardian.reasonToWait() == nil, "serious is not critical")
+        try root.writeZone("thermal_zone1", milliCelsius: 104_600)
+        #expect(guardian.reasonToWait() == "the machine is too hot (thermal state critical: thermal_zone1 at 105 °C, "
+                + "trip point 100 °C); let it cool down, then resume")
+    }
+
     @Test func zoneWithoutTripPointsIsNominal() throws {
         let root = try FakeHostRoot()
         defer { root.remove() }

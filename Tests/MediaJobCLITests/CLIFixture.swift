@@ -10,13 +10,14 @@ struct CLIFixture {
     var stateDir: String { folder.path("state") }
 
     /// `mediajob <command> <arguments…> --state-dir <folder>`, run to the end.
-    func run(_ command: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> CLIProcess.Result {
-        try CLIProcess.run([command] + arguments + ["--state-dir", stateDir], environment: environment)
+    func run(_ command: String, _ arguments: [String] = [], environment: [String: String] = [:],
+             launcher: [String] = []) throws -> CLIProcess.Result {
+        try CLIProcess.run([command] + arguments + ["--state-dir", stateDir], environment: environment, launcher: launcher)
     }
 
     /// The same, started in the background.
-    func start(_ command: String, _ arguments: [String] = []) throws -> CLIProcess {
-        try CLIProcess([command] + arguments + ["--state-dir", stateDir])
+    func start(_ command: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> CLIProcess {
+        try CLIProcess([command] + arguments + ["--state-dir", stateDir], environment: environment)
     }
 
     /// A self-test's arguments, publishing to `name` in the folder.

@@ -26,14 +26,20 @@ final class CLIProcess: Sendable {
     private let outPipe = Pipe(), errPipe = Pipe()
     private let readers = DispatchGroup()
 
-    /// Starts `mediajob arguments…`.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `mediajob arguments…`, or `launcher… mediajob arguments…` when a launcher is given
+    /// (for example `prlimit --nofile=32`, which then runs `mediajob` under that limit).
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
             throw CLIError.notBuilt(Self.binary.path)
         }
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
+        if let tool = launcher.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(launcher.dropFirst()) + [Self.binary.path] + arguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -55,8 +61,8 @@ final class CLIProcess: Sendable {
     }
 
     /// Runs `mediajob arguments…` to the end.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        try CLIProcess(arguments, environment: environment).finish()
+    static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> Result {
+        try CLIProcess(arguments, environment: environment, launcher: launcher).finish()
     }
 
     /// The process identifier.

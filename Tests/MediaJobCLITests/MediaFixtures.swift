@@ -5,16 +5,23 @@ enum MediaFixtures {
     /// Runs `ffmpeg -v error -y <arguments>` and returns its standard error.
     @discardableResult
     static func ffmpeg(_ arguments: [String]) throws -> String {
+        try tool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments)
+    }
+
+    /// Runs the program at `path` to the end and returns its standard error.
+    /// - Throws: ``FixtureError`` with what it said when it exits with a failure.
+    @discardableResult
+    static func tool(_ path: String, _ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-nostdin", "-v", "error", "-y"] + arguments
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw FixtureError(message: "ffmpeg \(arguments): \(text)") }
+        guard process.terminationStatus == 0 else { throw FixtureError(message: "\(path) \(arguments): \(text)") }
         return text
     }
 

@@ -1,3 +1,4 @@
+import CVips
 import Foundation
 import Testing
 import Vips
@@ -11,6 +12,12 @@ import Vips
         try Vips.initialize()
         try Vips.initialize(temporaryDirectory: "/nonexistent-ignored-after-the-first-call")
         #expect(try TestImages.gradient(width: 2, height: 2).width == 2)
+    }
+
+    @Test func theOperationCacheIsCappedSoThatParallelChunksStayWithinTheMemoryBudget() {
+        #expect(vips_cache_get_max_mem() == 64 * 1024 * 1024)
+        #expect(vips_cache_get_max() == 100)
+        #expect(vips_cache_get_max_files() == 20)
     }
 
     @Test func theVersionIsLibvipsEight() {

@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Named places in the engine's durable steps where a crash test can make this process die, or
+/// make the step's system call fail, to prove that a crash or an I/O error there loses nothing.
+///
+/// Off unless the environment sets `MEDIAJOB_FAULT=POINT:HIT[:ACTION]`: the HIT-th pass
+/// (counted from 1, across all threads) of POINT does ACTION, and every other pass does nothing.
+/// ACTION is `kill` (the default): the step is done, then the process raises `SIGKILL` at once;
+/// or an errno name (`EIO`, `ENOSPC`, `EDQUOT`, `EMFILE`, `EROFS`): the step is not done and
+/// fails with that error, as if its system call had returned it. One point is armed at a time.
+///
+/// This is a test facility, not a setting: nothing else reads the variable.
+public enum FaultPoints {
+    /// A durable step that can be made to fail or to end the process.
+    public enum Point: String, Sendable, CaseIterable {
+        /// A chunk output's bytes were written to its temporary name (``Workspace/commit(_:write:)``).
+        case commitWrite = "commit.write"
+        /// A file or folder was flushed with `fsync` (``DurableFiles/sync(_:)``).
+        case fsync
+        /// A temporary name was renamed to its final one (``DurableFiles/rename(_:to:replacing:)``).
+        case rename
+        /// Inside the checkpoint transaction, after the chunk's row says done and before `COMMIT`.
+        case checkpoint
+        /// The job kind assembled and validated the artifact in the workspace; nothing is published.
+        case finalize
+        /// The artifact was renamed onto the destination; the store does not know yet.
+        case publish
+    }
+
+    /// What an armed point does.
+    enum Action: Equatable {
+        case kill
+        case fail(Int32)
+    }
+
+    /// The armed point, its hit and action, read once from `MEDIAJOB_FAULT`.
+    private static let armed: (point: Point, hit: Int, action: Action)? = {
+        parse(ProcessInfo.processInfo.environment["MEDIAJOB_FAULT"] ?? "")
+    }()
+
+    private static let passes = Atomic(0)
+
+    private static let errnoNames: [String: Int32] = [
+        "EIO": EIO, "ENOSPC": ENOSPC, "EDQUOT": EDQUOT, "EMFILE": EMFILE, "EROFS": EROFS,
+    ]
+
+    /// Parses `POINT:HIT[:ACTION]`; `nil` when empty or malformed.
+    static func parse(_ text: String) -> (point: Point, hit: Int, action: Action)? {
+        let fields = text.split(separator: ":").map(String.init)
+        guard fields.count == 2 || fields.count == 3, let point = Point(rawValue: fields[0]),
+              let hit = Int(fields[1]), hit >= 1 else { return nil }
+        let name = fields.count == 3 ? fields[2] : "kill"
+        if name == "kill" { return (point, hit, .kill) }
+        guard let code = errnoNames[name] else { return nil }
+        return (point, hit, .fail(code))
+    }
+
+    /// Runs the step `body` at `point`: normally just runs it; at the armed hit, either fails it
+    /// with the armed error (as ``FileSystemError`` for `operation` on `path`) without running it,
+    /// or runs it and then ends the process with `SIGKILL`.
+    /// - Throws: what `body` throws, or the injected ``FileSystemError``.
+    public static func step<T>(_ point: Point, operation: String, path: String, _ body: () throws -> T) throws -> T {
+        guard let armed, armed.point == point,
+              passes.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue == armed.hit else {
+            return try body()
+        }
+        switch armed.action {
+        case .fail(let code):
+            throw FileSystemError(operation, path: path, code: code)
+        case .kill:
+            let result = try body()
+            raise(SIGKILL)
+            return result
+        }
+    }
+}

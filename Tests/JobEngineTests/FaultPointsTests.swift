@@ -1,0 +1,24 @@
+import Glibc
+@testable import JobEngine
+import Testing
+
+@Suite struct FaultPointsTests {
+    @Test func aFaultIsAPointAHitAndAnActionThatDefaultsToKill() throws {
+        let kill = try #require(FaultPoints.parse("checkpoint:3"))
+        #expect(kill.point == .checkpoint && kill.hit == 3 && kill.action == .kill)
+        let error = try #require(FaultPoints.parse("fsync:2:ENOSPC"))
+        #expect(error.point == .fsync && error.hit == 2 && error.action == .fail(ENOSPC))
+        #expect(FaultPoints.parse("commit.write:1:kill")?.action == .kill)
+    }
+
+    @Test(arguments: ["", "fsync", "fsync:0", "fsync:-1", "fsync:x", "fsync:1:EWHATEVER", "nowhere:1", "fsync:1:EIO:extra"])
+    func anythingElseArmsNothing(text: String) {
+        #expect(FaultPoints.parse(text) == nil)
+    }
+
+    @Test func withNothingArmedAStepJustRuns() throws {
+        var ran = false
+        try FaultPoints.step(.rename, operation: "rename", path: "/nowhere") { ran = true }
+        #expect(ran)
+    }
+}

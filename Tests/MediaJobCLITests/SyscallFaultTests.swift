@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// The same faults made by the kernel's side of the call: `strace -e inject` fails every `fsync`
+/// or every rename the real process makes, whoever makes it (Foundation, the engine), so what is
+/// tested is the code's handling of the system call's own return value.
+@Suite struct SyscallFaultTests {
+    /// The system calls to fail, the error, and the failure category the job must end with.
+    static let faults: [(calls: String, error: String, category: String)] = [
+        ("fsync", "EIO", "io"),
+        ("renameat,renameat2", "ENOSPC", "no_space"),
+    ]
+
+    @Test(arguments: faults)
+    func aFailingSystemCallFailsTheJobWithoutCountingItsChunkAndResumeCompletes(calls: String, error: String,
+                                                                                  category: String) throws {
+        let fixture = CLIFixture()
+        let strace = ["/usr/bin/strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=\(calls)", "-e", "inject=\(calls):error=\(error)"]
+        let failed = try fixture.run("selftest", fixture.selftest(units: 3, unitMilliseconds: 1), launcher: strace)
+        #expect(failed.status == 1, "\(failed.stderr)")
+        let id = try #require(failed.events.first?[string: "job_id"])
+        let job = try StoredJob(fixture, id: id)
+        #expect(try fixture.status(id)[string: "failure"] == category)
+        #expect(try job.doneChunks.isEmpty, "the first unit's output never became durable, so it is not done")
+        #expect(try job.uncommittedFiles.isEmpty)
+
+        let resumed = try fixture.run("resume", [id])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let result = try fixture.result()
+        #expect(result.committed == [0, 1, 2])
+        #expect(result.executions["0"] == 2, "unit 0 was redone from its source")
+    }
+}
