@@ -1,3 +1,4 @@
+import EngineTestKit
 import Archive
 import FFmpeg
 import Foundation

@@ -1,3 +1,4 @@
+import EngineTestKit
 import Foundation
 
 /// A small tmpfs mounted for one test, so that a real file system fills up under a real export.

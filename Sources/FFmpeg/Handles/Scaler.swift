@@ -9,15 +9,19 @@ final class Scaler {
     private let path: String
 
     /// Creates a converter from `source` to `target`.
+    /// - Parameter replicatingChroma: for a format change alone from 4:2:0: give every pixel of a
+    ///   2 × 2 block its block's chroma sample instead of interpolating, so that averaging the
+    ///   block again (as the GPU path's RGB → YUV 4:2:0 does) gives back the same sample.
     init(
         from source: (width: Int32, height: Int32, format: AVPixelFormat),
-        to target: (width: Int32, height: Int32, format: AVPixelFormat), path: String
+        to target: (width: Int32, height: Int32, format: AVPixelFormat), replicatingChroma: Bool = false, path: String
     ) throws(FFmpegError) {
         // Lanczos where the size changes; a format change alone only resamples chroma.
         let resizes = source.width != target.width || source.height != target.height
         var flags = (resizes ? SWS_LANCZOS : SWS_BICUBIC) | SWS_ACCURATE_RND
         if target.format == AV_PIX_FMT_RGB24 { flags |= SWS_FULL_CHR_H_INT }
         if source.format == AV_PIX_FMT_RGB24 { flags |= SWS_FULL_CHR_H_INP }
+        if replicatingChroma && !resizes { flags = SWS_POINT }
         guard let context = sws_getContext(source.width, source.height, source.format,
                                            target.width, target.height, target.format,
                                            Int32(flags), nil, nil, nil) else {

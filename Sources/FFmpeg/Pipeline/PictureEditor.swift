@@ -24,6 +24,11 @@ extension FramePipeline: PictureEditor {
 
 /// Edits pictures with a ``PictureRenderer``: converts each to RGB24 as it arrives, and renders
 /// a full batch (or the rest, at the end) at once into output frames it owns and reuses.
+///
+/// The conversion to RGB follows the CPU path: when the colour changes, chroma is interpolated
+/// as ``FramePipeline`` does before adjusting; otherwise each 2 × 2 block gets its own chroma
+/// sample, so that a crop or turn gives the decoded chroma back as the CPU path, which never
+/// leaves YUV then, does.
 final class BatchedPictureEditor: PictureEditor {
     private let renderer: any PictureRenderer
     private let plan: PictureRenderPlan
@@ -43,7 +48,8 @@ final class BatchedPictureEditor: PictureEditor {
               emit: (EditedPicture) throws(FFmpegError) -> Void) throws(FFmpegError) {
         if converter == nil || !converter!.accepts(frame) {
             converter = try Scaler(from: (frame.width, frame.height, frame.pixelFormat),
-                                   to: (frame.width, frame.height, AV_PIX_FMT_RGB24), path: path)
+                                   to: (frame.width, frame.height, AV_PIX_FMT_RGB24),
+                                   replicatingChroma: !plan.changesColour, path: path)
         }
         if count == pending.count {
             pending.append((try Frame(width: frame.width, height: frame.height, format: AV_PIX_FMT_RGB24, path: path), 0, 0))

@@ -45,6 +45,9 @@ public struct PictureRenderPlan: Sendable, Equatable {
     public var width: Int, height: Int
     /// The edit's colour steps.
     public var exposure: Double, contrast: Double, saturation: Double
+
+    /// Whether the colour steps change anything.
+    public var changesColour: Bool { exposure != 0 || contrast != 1 || saturation != 1 }
 }
 
 /// Makes the renderer for a segment's plan, or `nil` to render it on the CPU.

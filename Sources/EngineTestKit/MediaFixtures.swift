@@ -1,17 +1,17 @@
 import Foundation
 
 /// Media made for end-to-end tests with the ffmpeg command-line tool, and measurements with it.
-enum MediaFixtures {
+public enum MediaFixtures {
     /// Runs `ffmpeg -v error -y <arguments>` and returns its standard error.
     @discardableResult
-    static func ffmpeg(_ arguments: [String]) throws -> String {
+    public static func ffmpeg(_ arguments: [String]) throws -> String {
         try tool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + arguments)
     }
 
     /// Runs the program at `path` to the end and returns its standard error.
     /// - Throws: ``FixtureError`` with what it said when it exits with a failure.
     @discardableResult
-    static func tool(_ path: String, _ arguments: [String]) throws -> String {
+    public static func tool(_ path: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -26,7 +26,7 @@ enum MediaFixtures {
     }
 
     /// A test clip: testsrc2 at `size` and 25 fps for `seconds`, a keyframe every second, with a tone.
-    static func clip(_ path: String, size: String = "320x240", seconds: Int = 3, audio: Bool = true) throws {
+    public static func clip(_ path: String, size: String = "320x240", seconds: Int = 3, audio: Bool = true) throws {
         var arguments = ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25"]
         if audio { arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"] }
         arguments += ["-t", String(seconds), "-g", "25", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast"]
@@ -34,18 +34,24 @@ enum MediaFixtures {
         try ffmpeg(arguments + [path])
     }
 
-    /// The average PSNR (dB) of `distorted`'s video against `reference`'s, through ffmpeg's psnr filter.
-    static func psnr(_ distorted: String, against reference: String) throws -> Double {
+    /// The PSNR (dB) of `distorted`'s video against `reference`'s, through ffmpeg's psnr filter:
+    /// over all frames (`average`), or of the worst frame (`min`).
+    public static func psnr(_ distorted: String, against reference: String, statistic: String = "average") throws -> Double {
         let log = try ffmpeg(["-i", distorted, "-i", reference, "-lavfi", "psnr", "-f", "null", "-", "-v", "info"])
-        guard let range = log.range(of: "average:"),
+        guard let range = log.range(of: " \(statistic):"),
               let value = Double(log[range.upperBound...].prefix { !$0.isWhitespace }) else {
             throw FixtureError(message: "no PSNR in ffmpeg's output: \(log.suffix(300))")
         }
         return value
     }
 
-    struct FixtureError: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    /// A tool that failed, with what it said.
+    public struct FixtureError: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+
+        public init(message: String) {
+            self.message = message
+        }
     }
 }
