@@ -1,0 +1,109 @@
+import EngineTestKit
+import Foundation
+import Glibc
+import Testing
+
+/// The GPU path end to end on this machine's software Vulkan device (lavapipe, allowed with
+/// MEDIAJOB_VULKAN_ALLOW_SOFTWARE=1), and resource probing when there is no loader, no driver,
+/// or only a software device.
+@Suite struct GPUPathTests {
+    static let software = ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"]
+    static let noDriver = ["VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json",
+                           "MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"]
+    static let noLoader = ["MEDIAJOB_VULKAN_LOADER": "/nonexistent/libvulkan.so.1", "MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"]
+
+    /// Two photos and a short clip with audio, each with edits the GPU renders.
+    static func project(in fixture: CLIFixture) throws -> String {
+        let project = fixture.folder.url.appendingPathComponent("gpu-project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        for name in ["small-640x480.jpg", "overlay-alpha-480x480.png"] {
+            try FileManager.default.copyItem(at: sampleProject.appendingPathComponent(name), to: project.appendingPathComponent(name))
+        }
+        try MediaFixtures.clip(project.appendingPathComponent("clip.mp4").path, size: "320x240", seconds: 3)
+        try Data(#"""
+            {"version": 1, "name": "GPU", "assets": [
+              {"path": "small-640x480.jpg", "output": "small", "edits": {"rotate": 90, "exposure": 0.2}},
+              {"path": "overlay-alpha-480x480.png", "output": "overlay", "edits": {"max_width": 300}},
+              {"path": "clip.mp4", "output": "clip", "edits": {"max_height": 160, "saturation": 1.3}}],
+             "export": {"package": {"format": "zip", "name": "gpu.zip"}}}
+            """#.utf8).write(to: project.appendingPathComponent("project.json"))
+        return project.path
+    }
+
+    /// The paths the store records for the job's chunks.
+    static func executors(_ fixture: CLIFixture, _ id: String) throws -> [String] {
+        try StoredJob(fixture, id: id).store.chunks(of: StoredJob(fixture, id: id).id).compactMap(\.executor)
+    }
+
+    @Test func withoutADriverAutoRendersOnTheCPUAndOnIsRefused() throws {
+        for (environment, reason) in [(Self.noDriver, "no Vulkan driver"), (Self.noLoader, "no Vulkan loader")] {
+            let fixture = CLIFixture()
+            let project = try Self.project(in: fixture)
+            let probe = try fixture.run("probe", ["--json"], environment: environment)
+            #expect(probe.status == 0)
+            let report = try #require(CLIProcess.object(Substring(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines))))
+            #expect(report["supported_resources"] as? [String] == ["cpu"])
+            #expect(((report["vulkan"] as? [String: Any])?["reason"] as? String)?.hasPrefix(reason) == true, "\(report)")
+
+            let refused = try fixture.run("export", [project, "--output", fixture.folder.path("on.zip"), "--gpu", "on"],
+                                          environment: environment)
+            #expect(refused.status == 69)
+            #expect(refused.stderr.contains(reason), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("on.zip")))
+
+            let auto = try fixture.run("export", [project, "--output", fixture.folder.path("auto.zip"), "--json"],
+                                       environment: environment)
+            #expect(auto.status == 0, "\(auto.stderr)")
+            let id = try #require(auto.events.first?[string: "job_id"])
+            #expect(try Set(Self.executors(fixture, id)) == ["cpu"])
+        }
+    }
+
+    @Test func aSoftwareDeviceIsUsedOnlyWhenAllowed() throws {
+        let fixture = CLIFixture()
+        let project = try Self.project(in: fixture)
+        let refused = try fixture.run("export", [project, "--output", fixture.folder.path("refused.zip"), "--gpu", "on"],
+                                      environment: ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "0"])
+        #expect(refused.status == 69)
+        #expect(refused.stderr.contains("only software Vulkan devices"), "\(refused.stderr)")
+
+        let gpu = try fixture.run("export", [project, "--output", fixture.folder.path("gpu.zip"), "--gpu", "on", "--json"],
+                                  environment: Self.software)
+        #expect(gpu.status == 0, "\(gpu.stderr)")
+        let id = try #require(gpu.events.first?[string: "job_id"])
+        // Photos and video segments render on the GPU; the audio chunk has nothing to render.
+        let executors = try Self.executors(fixture, id).sorted()
+        #expect(executors.filter { $0 == "cpu" }.count == 1 && executors.filter { $0 == "gpu" }.count == executors.count - 1)
+        #expect(executors.count >= 4, "two photos, the clip's segments and its audio")
+        let off = try fixture.run("export", [project, "--output", fixture.folder.path("off.zip"), "--gpu", "off", "--json"],
+                                  environment: Self.software)
+        let offID = try #require(off.events.first?[string: "job_id"])
+        #expect(try Set(Self.executors(fixture, offID)) == ["cpu"])
+    }
+
+    @Test func stoppedOrKilledWhileRenderingOnTheGPUResumesToTheSameBytes() throws {
+        let fixture = CLIFixture()
+        let project = try Self.project(in: fixture)
+        let reference = fixture.folder.path("reference.zip")
+        #expect(try fixture.run("export", [project, "--output", reference, "--gpu", "on"], environment: Self.software).status == 0)
+
+        for signal in [SIGINT, SIGKILL] {
+            let output = fixture.folder.path("out-\(signal).zip")
+            let job = try fixture.start("export", [project, "--output", output, "--gpu", "on", "--json"], environment: Self.software)
+            let started = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
+            let id = try #require(started[string: "job_id"])
+            job.send(signal)
+            let stopped = job.finish()
+            let state = try fixture.status(id)[string: "state"]
+            if state != "completed" {
+                #expect(state == (signal == SIGINT ? "paused" : "interrupted"), "signal \(signal)")
+                #expect(signal != SIGINT || stopped.status == 75)
+                #expect(!FileManager.default.fileExists(atPath: output), "nothing partial at the destination")
+                let resumed = try fixture.run("resume", [id], environment: Self.software)
+                #expect(resumed.status == 0, "\(resumed.stderr)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: reference)),
+                    "signal \(signal): the resumed package is byte-identical to an uninterrupted GPU export")
+        }
+    }
+}
