@@ -4,8 +4,9 @@ import TaskContract
 
 /// How jobs are shown: JSON objects for `--json`, and lines for people.
 enum JobDescription {
-    /// The `status --json` object of a job.
-    static func json(_ job: JobRecord) -> [String: Any] {
+    /// The `status --json` object of a job; `chunks`, when given, add how many done chunks each
+    /// path (`cpu`, `gpu`) rendered as `rendered_by`.
+    static func json(_ job: JobRecord, chunks: [ChunkRecord] = []) -> [String: Any] {
         var object: [String: Any] = [
             "job_id": job.id.rawValue, "identifier": job.request.identifier.rawValue, "kind": job.kind,
             "state": job.state.rawValue, "fraction": (job.progress.fraction * 10_000).rounded() / 10_000,
@@ -19,11 +20,17 @@ enum JobDescription {
         object["message"] = job.message ?? NSNull()
         object["heartbeat_at"] = job.heartbeatAt.map(iso) ?? NSNull()
         object["owner_pid"] = job.ownerPID.map { Int($0) } ?? NSNull()
+        if !chunks.isEmpty { object["rendered_by"] = renderedBy(chunks) }
         return object
     }
 
+    /// How many done chunks each path rendered.
+    static func renderedBy(_ chunks: [ChunkRecord]) -> [String: Int] {
+        chunks.compactMap(\.executor).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
     /// A few lines about one job for `status`.
-    static func detail(_ job: JobRecord, stateDirArgument: String) -> String {
+    static func detail(_ job: JobRecord, chunks: [ChunkRecord] = [], stateDirArgument: String) -> String {
         var lines = [
             "Job \(job.id.short)  \(job.request.title)",
             "  state:       \(job.state.rawValue)\(job.failure.map { " (\($0.rawValue))" } ?? "")",
@@ -32,6 +39,10 @@ enum JobDescription {
             "  identifier:  \(job.request.identifier)",
             "  updated:     \(iso(job.updatedAt))",
         ]
+        let rendered = renderedBy(chunks)
+        if !rendered.isEmpty {
+            lines.append("  rendered:    " + rendered.sorted { $0.key < $1.key }.map { "\($0.value) on \($0.key)" }.joined(separator: ", "))
+        }
         if let message = job.message { lines.append("  message:     \(message)") }
         if let next = nextStep(job, stateDirArgument: stateDirArgument) { lines.append("  next:        \(next)") }
         return lines.joined(separator: "\n")

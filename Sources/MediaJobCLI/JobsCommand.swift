@@ -16,7 +16,7 @@ enum JobsCommand: Command {
         try context.arguments.none()
         let jobs = try context.openScheduler().jobs()
         if context.json {
-            let data = try JSONSerialization.data(withJSONObject: jobs.map(JobDescription.json),
+            let data = try JSONSerialization.data(withJSONObject: jobs.map { JobDescription.json($0) },
                                                   options: [.sortedKeys, .withoutEscapingSlashes])
             context.console.out(String(decoding: data, as: UTF8.self))
         } else if jobs.isEmpty {

@@ -40,12 +40,12 @@ enum StatusCommand: Command {
             return ExitCode.completed
         }
         guard context.arguments.has("watch") else {
-            show(job, context)
+            show(job, context, scheduler)
             return ExitCode.completed
         }
         var last: JobRecord?
         while true {
-            if job != last { show(job, context) }
+            if job != last { show(job, context, scheduler) }
             last = job
             guard job.state.isLive else { break }
             try await Task.sleep(for: .milliseconds(250))
@@ -54,11 +54,12 @@ enum StatusCommand: Command {
         return job.outcome.map(ExitCode.of) ?? ExitCode.paused
     }
 
-    private static func show(_ job: JobRecord, _ context: CommandContext) {
+    private static func show(_ job: JobRecord, _ context: CommandContext, _ scheduler: JobScheduler) {
+        let chunks = (try? scheduler.store.chunks(of: job.id)) ?? []
         if context.json {
-            context.console.json(JobDescription.json(job))
+            context.console.json(JobDescription.json(job, chunks: chunks))
         } else {
-            context.console.out(JobDescription.detail(job, stateDirArgument: context.stateDirectoryArgument))
+            context.console.out(JobDescription.detail(job, chunks: chunks, stateDirArgument: context.stateDirectoryArgument))
         }
     }
 }

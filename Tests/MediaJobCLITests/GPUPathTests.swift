@@ -75,6 +75,8 @@ import Testing
         let executors = try Self.executors(fixture, id).sorted()
         #expect(executors.filter { $0 == "cpu" }.count == 1 && executors.filter { $0 == "gpu" }.count == executors.count - 1)
         #expect(executors.count >= 4, "two photos, the clip's segments and its audio")
+        let renderedBy = try fixture.status(id)["rendered_by"] as? [String: Int]
+        #expect(renderedBy == ["cpu": 1, "gpu": executors.count - 1])
         let off = try fixture.run("export", [project, "--output", fixture.folder.path("off.zip"), "--gpu", "off", "--json"],
                                   environment: Self.software)
         let offID = try #require(off.events.first?[string: "job_id"])
