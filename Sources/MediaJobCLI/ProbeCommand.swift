@@ -1,11 +1,12 @@
 import Foundation
 import GPURender
 import JobEngine
+import MediaJobs
 
 /// `mediajob probe`: what this machine offers jobs.
 enum ProbeCommand: Command {
     static let name = "probe"
-    static let synopsis = "[--json] [--state-dir DIR]"
+    static let synopsis = "[--benchmark] [--json] [--state-dir DIR]"
     static let summary = "Report CPUs, memory, disk, thermal state and Vulkan GPUs as jobs see them"
     static let discussion = """
         Reports the CPUs this process may use (online, affinity, cgroup quota), memory (available
@@ -20,12 +21,16 @@ enum ProbeCommand: Command {
         used only with MEDIAJOB_VULKAN_ALLOW_SOFTWARE=1. Set MEDIAJOB_SYSFS_ROOT to read /proc
         and /sys from another folder (for tests), MEDIAJOB_VULKAN_LOADER to use another loader.
         """
-    static let options = [CommonOptions.stateDir, CommonOptions.json]
+    static let options = [
+        OptionSpec.flag("benchmark", "also measure render throughput on the CPU and on the selected GPU (about a minute)"),
+        CommonOptions.stateDir, CommonOptions.json,
+    ]
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
         let report = context.hostReport
         let gpu = GPUSelection.current()
+        let benchmark = context.arguments.has("benchmark") ? try RenderBenchmark.run(gpu: gpu.renderer) : nil
         if context.json {
             let encoder = JSONEncoder()
             encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -38,6 +43,13 @@ enum ProbeCommand: Command {
             object["chunks_at_once"] = context.chunkParallelism
             object["supported_resources"] = gpu.renderer == nil ? ["cpu"] : ["cpu", "gpu"]
             object["vulkan"] = try JSONSerialization.jsonObject(with: encoder.encode(gpu.report))
+            if let benchmark {
+                object["render_benchmark"] = [
+                    "cpu": try JSONSerialization.jsonObject(with: encoder.encode(benchmark.cpu)),
+                    "gpu": try benchmark.gpu.map { try JSONSerialization.jsonObject(with: encoder.encode($0)) } ?? NSNull(),
+                    "gpu_device": gpu.renderer?.device.name ?? NSNull(),
+                ] as [String: Any]
+            }
             context.console.json(object)
             return ExitCode.completed
         }
@@ -54,6 +66,14 @@ enum ProbeCommand: Command {
             """)
         for (index, device) in gpu.report.devices.enumerated() {
             context.console.out(describe(device, index: index))
+        }
+        if let benchmark {
+            let line = { (name: String, figures: RenderBenchmark.Figures) in
+                String(format: "  %@  photos %.1f MP/s, video %.1f frames/s (%.1f MP/s)", name,
+                       figures.photoMegapixelsPerSecond, figures.framesPerSecond, figures.frameMegapixelsPerSecond)
+            }
+            context.console.out("Render:   uploads and downloads counted\n" + line("CPU:", benchmark.cpu)
+                                + (benchmark.gpu.map { "\n" + line("GPU:", $0) + " on \(gpu.renderer!.device.name)" } ?? ""))
         }
         return ExitCode.completed
     }

@@ -109,3 +109,17 @@ import Testing
         }
     }
 }
+
+extension GPUPathTests {
+    @Test func renderBenchmarkReportsTheCPUAndNoGPUWithoutOne() throws {
+        let fixture = CLIFixture()
+        let result = try fixture.run("probe", ["--benchmark", "--json"], environment: Self.noDriver)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(CLIProcess.object(Substring(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))))
+        let benchmark = try #require(report["render_benchmark"] as? [String: Any])
+        let cpu = try #require(benchmark["cpu"] as? [String: Any])
+        #expect(((cpu["photo_megapixels_per_second"] as? Double) ?? 0) > 0)
+        #expect(((cpu["frames_per_second"] as? Double) ?? 0) > 0)
+        #expect(benchmark["gpu"] is NSNull)
+    }
+}

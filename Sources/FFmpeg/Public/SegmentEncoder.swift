@@ -100,7 +100,7 @@ public enum SegmentEncoder {
 
     /// The renderer's editor when a factory gives one for an edit that changes the pictures,
     /// else the CPU pipeline.
-    private static func pictureEditor(geometry: EditGeometry, edit: VideoEdit, stored: (width: Int, height: Int),
+    static func pictureEditor(geometry: EditGeometry, edit: VideoEdit, stored: (width: Int, height: Int),
                                       renderer: PictureRendererFactory?, path: String) throws(FFmpegError) -> any PictureEditor {
         let passesThrough = geometry.cropsNothing && geometry.quarterTurns == 0 && !edit.changesColour
             && geometry.width == geometry.crop.width && geometry.height == geometry.crop.height

@@ -25,7 +25,7 @@ public struct ThumbnailJob: JobKind {
         public var parallelism: Int
         public var imageLimits: ImageLimits
         public var mediaLimits: MediaLimits
-        /// Where photos may be resized.
+        /// Where photos may be resized: only `on` takes them to the GPU (see ``thumbnail(of:spec:)``).
         public var gpu: GPUPreference
 
         public init(items: [InputItem], output: String, size: Int, format: String, quality: Int, overwrite: Bool,
@@ -112,12 +112,16 @@ public struct ThumbnailJob: JobKind {
         return try ThumbnailPackager(spec: spec, workspace: context.workspace).package()
     }
 
-    /// A photo's thumbnail — resized on the GPU when one renders, else libvips' shrink-on-load
-    /// thumbnail — or a video's representative frame scaled down; and the path that made it.
+    /// A photo's thumbnail — libvips' shrink-on-load thumbnail, or with `--gpu on` a full decode
+    /// resized on the GPU — or a video's representative frame scaled down; and the path that
+    /// made it.
+    ///
+    /// `auto` keeps photos on the CPU: JPEG and WebP decode straight at 1/2, 1/4 or 1/8 size
+    /// there, which costs less than decoding the full picture for the GPU to reduce.
     static func thumbnail(of item: InputItem, spec: Spec) throws -> (VipsImage, String) {
         switch try AssetProbe.classify(item.path, limits: spec.mediaLimits, imageLimits: spec.imageLimits) {
         case .image:
-            if let gpu = spec.gpu.renderer {
+            if spec.gpu == .on, let gpu = spec.gpu.renderer {
                 var edits = ProjectManifest.Edits()
                 edits.maxWidth = spec.size
                 edits.maxHeight = spec.size
