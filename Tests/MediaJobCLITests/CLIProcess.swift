@@ -26,14 +26,18 @@ final class CLIProcess: Sendable {
     private let outPipe = Pipe(), errPipe = Pipe()
     private let readers = DispatchGroup()
 
-    /// Starts `mediajob arguments…`.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `mediajob arguments…`, or `launcher… mediajob arguments…` (for example
+    /// `setpriv --reuid …` to run it as another user).
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
+         workingDirectory: URL? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
             throw CLIError.notBuilt(Self.binary.path)
         }
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
+        let command = launcher + [Self.binary.path] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -55,8 +59,9 @@ final class CLIProcess: Sendable {
     }
 
     /// Runs `mediajob arguments…` to the end.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        try CLIProcess(arguments, environment: environment).finish()
+    static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
+                    workingDirectory: URL? = nil) throws -> Result {
+        try CLIProcess(arguments, environment: environment, launcher: launcher, workingDirectory: workingDirectory).finish()
     }
 
     /// The process identifier.
