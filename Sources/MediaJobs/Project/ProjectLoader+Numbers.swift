@@ -13,11 +13,18 @@ extension ProjectLoader {
         guard let tree = try? JSONSerialization.jsonObject(with: data) else { return nil }
         func search(_ value: Any, _ field: String, key: String?) -> ManifestError? {
             switch value {
+            // Plain loops: `lazy.compactMap { … }.first` runs its closure twice for the element it
+            // returns, which made this search take 2^depth steps (30 nested lists: minutes).
             case let object as [String: Any]:
-                return object.keys.sorted().lazy
-                    .compactMap { search(object[$0]!, field.isEmpty ? $0 : "\(field).\($0)", key: $0) }.first
+                for key in object.keys.sorted() {
+                    if let found = search(object[key]!, field.isEmpty ? key : "\(field).\(key)", key: key) { return found }
+                }
+                return nil
             case let array as [Any]:
-                return array.indices.lazy.compactMap { search(array[$0], "\(field)[\($0)]", key: nil) }.first
+                for (index, element) in array.enumerated() {
+                    if let found = search(element, "\(field)[\(index)]", key: nil) { return found }
+                }
+                return nil
             case let number as NSNumber:
                 let value = number.doubleValue
                 if !value.isFinite || abs(value) >= 9.2e18 {

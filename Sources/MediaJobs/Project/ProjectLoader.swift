@@ -20,7 +20,11 @@ public enum ProjectLoader {
         do {
             manifest = try JSONDecoder().decode(ProjectManifest.self, from: data)
         } catch let error as DecodingError {
-            throw misfitNumber(in: data, file: file) ?? manifestError(error, file: file)
+            // Only "not valid JSON" without a field may hide a number that does not fit its type.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let misfit = misfitNumber(in: data, file: file) {
+                throw misfit
+            }
+            throw manifestError(error, file: file)
         }
         try ManifestValidator(file: file, folder: folder).validate(manifest)
         return manifest
