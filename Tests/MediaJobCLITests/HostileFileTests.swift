@@ -75,8 +75,8 @@ import Testing
     @Test func aFileMediajobMayNotReadIsRefusedAsPermissionDenied() throws {
         let item = HostileCorpus.named("locked.jpg")
         let fixture = CLIFixture()
-        // Root reads any file whatever its mode: mediajob then runs as nobody (setpriv), in a
-        // folder nobody may write.
+        // Root reads any file whatever its mode: as root, mediajob runs as nobody (setpriv), with a
+        // folder nobody may write for its state and output.
         let launcher = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
         let work = fixture.folder.url.appendingPathComponent("shared")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
