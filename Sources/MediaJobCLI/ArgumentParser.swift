@@ -29,7 +29,7 @@ struct ParsedArguments: Sendable {
 
     /// Parses `arguments` against `specs`. Accepts `--name value`, `--name=value`, `-x`, and `--`
     /// before positional arguments that start with a dash.
-    init(command: String, arguments: [String], specs: [OptionSpec]) throws {
+    init(command: String, arguments: [String], specs: [OptionSpec]) throws(UsageError) {
         self.command = command
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -72,7 +72,7 @@ struct ParsedArguments: Sendable {
     func value(_ name: String) -> String? { values[name]?.last }
 
     /// The option's value as a whole number within `range`, if given.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError("--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
@@ -82,7 +82,7 @@ struct ParsedArguments: Sendable {
     }
 
     /// The option's value as one of `choices`, if given.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, as _: T.Type) throws -> T? where T.RawValue == String {
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, as _: T.Type) throws(UsageError) -> T? where T.RawValue == String {
         guard let text = value(name) else { return nil }
         guard let choice = T(rawValue: text) else {
             let names = T.allCases.map(\.rawValue).joined(separator: ", ")
@@ -92,7 +92,7 @@ struct ParsedArguments: Sendable {
     }
 
     /// Exactly one positional argument, named `placeholder` in the error.
-    func single(_ placeholder: String) throws -> String {
+    func single(_ placeholder: String) throws(UsageError) -> String {
         guard positionals.count == 1 else {
             throw UsageError(positionals.isEmpty ? "missing \(placeholder)" : "expected one \(placeholder), got \(positionals.count)",
                              command: command)
@@ -101,7 +101,7 @@ struct ParsedArguments: Sendable {
     }
 
     /// No positional arguments.
-    func none() throws {
+    func none() throws(UsageError) {
         guard positionals.isEmpty else { throw UsageError("unexpected argument '\(positionals[0])'", command: command) }
     }
 }

@@ -4,21 +4,34 @@ import Glibc
 /// Checks on an input file made before libvips opens it, so that a missing, unreadable, empty
 /// or refused file gets a clear error instead of libvips' generic one.
 enum InputFile {
-    /// Throws ``VipsError/Kind/unreadable`` for a missing, folder or unreadable path and
+    /// Throws ``VipsError/Kind/unreadable`` for a missing or unreadable path and for anything but
+    /// a regular file (a folder; a FIFO or device, whose reads could block or never end), and
     /// ``VipsError/Kind/corrupt`` for an empty file.
     static func checkReadable(_ path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw VipsError(.unreadable, path: path, reason: String(cString: strerror(errno)))
         }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            throw VipsError(.unreadable, path: path, reason: "it is a folder, not a file")
+        if let kind = specialKind(info.st_mode) {
+            throw VipsError(.unreadable, path: path, reason: "it is \(kind), not a regular file")
         }
         guard access(path, R_OK) == 0 else {
             throw VipsError(.unreadable, path: path, reason: String(cString: strerror(errno)))
         }
         if info.st_size == 0 {
             throw VipsError(.corrupt, path: path, reason: "the file is empty (0 bytes)")
+        }
+    }
+
+    /// What a file of mode `mode` is, in words, unless it is a regular file.
+    static func specialKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "not a plain file"
         }
     }
 

@@ -27,19 +27,18 @@ final class CLIProcess: Sendable {
     private let readers = DispatchGroup()
 
     /// Starts `mediajob arguments…`, or `launcher… mediajob arguments…` when a launcher is given
-    /// (for example `prlimit --nofile=32`, which then runs `mediajob` under that limit).
-    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
+    /// (for example `prlimit --nofile=32` to run it under that limit, or `setpriv --reuid …` to run
+    /// it as another user).
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
+         workingDirectory: URL? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
             throw CLIError.notBuilt(Self.binary.path)
         }
         let process = Process()
-        if let tool = launcher.first {
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = Array(launcher.dropFirst()) + [Self.binary.path] + arguments
-        } else {
-            process.executableURL = Self.binary
-            process.arguments = arguments
-        }
+        let command = launcher + [Self.binary.path] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = outPipe
         process.standardError = errPipe
@@ -61,8 +60,9 @@ final class CLIProcess: Sendable {
     }
 
     /// Runs `mediajob arguments…` to the end.
-    static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws -> Result {
-        try CLIProcess(arguments, environment: environment, launcher: launcher).finish()
+    static func run(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
+                    workingDirectory: URL? = nil) throws -> Result {
+        try CLIProcess(arguments, environment: environment, launcher: launcher, workingDirectory: workingDirectory).finish()
     }
 
     /// The process identifier.

@@ -6,7 +6,7 @@ public enum MediaProbe {
     /// when asked, the video keyframes.
     ///
     /// The keyframes come from one scan of the video packets (no decoding); the scan also counts
-    /// the frames and fails on packets the demuxer flags as damaged.
+    /// the frames and fails on packets the demuxer flags as damaged or on an error it logs.
     /// - Parameters:
     ///   - path: the file.
     ///   - limits: the containers accepted and the largest picture.
@@ -76,6 +76,13 @@ public enum MediaProbe {
             if packet.isKeyframe, let time = packet.time {
                 keyframes.append(timeBase.seconds(time))
             }
+        }
+        // A demuxer that resynchronises past damage (Matroska skips a broken cluster) returns the
+        // packets around it unflagged and only logs an error; frames would silently go missing.
+        // The log was cleared when the file was opened, so this covers the stream-info probe too.
+        if let logged = FFmpegError.lastLogMessage() {
+            throw FFmpegError(.corruptMedia, operation: "av_read_frame", path: input.path, code: shim_AVERROR_INVALIDDATA(),
+                              reason: "FFmpeg reported damage while reading it: \(logged)")
         }
         return (keyframes.sorted(), count)
     }

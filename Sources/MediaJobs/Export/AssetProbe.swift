@@ -11,13 +11,17 @@ enum AssetKind: Equatable, Sendable {
 /// Tells images from videos by trying libvips' loaders (images) and then FFmpeg's demuxers.
 enum AssetProbe {
     /// Classifies the file at `path`.
-    /// - Throws: FFmpeg's error when FFmpeg recognised a container but could not use it (a
-    ///   truncated MP4), else libvips' error, which is the more telling one for still images.
+    /// - Throws: libvips' error at once for a file that cannot be read at all (missing, a folder,
+    ///   a FIFO or device); FFmpeg's error when FFmpeg recognised a container but could not use it
+    ///   (a truncated MP4); ``UnrecognisedFileError`` when neither knows the content; else
+    ///   libvips' error, which is the more telling one for still images.
     static func classify(_ path: String, limits: MediaLimits, imageLimits: ImageLimits) throws -> AssetKind {
         let imageError: any Error
         do {
             _ = try VipsImage.load(path, limits: imageLimits)
             return .image
+        } catch let error as VipsError where error.kind == .unreadable {
+            throw error // missing, or not a regular file: FFmpeg would fail the same way, or block on a FIFO
         } catch {
             imageError = error
         }
@@ -28,9 +32,16 @@ enum AssetProbe {
         } catch where recognised.contains(error.kind) {
             throw error
         } catch {
-            throw imageError
+            throw Self.unrecognised(imageError, path: path)
         }
-        guard info.video != nil else { throw imageError }
+        guard info.video != nil else { throw Self.unrecognised(imageError, path: path) }
         return .video(info)
+    }
+
+    /// libvips' error, unless it only says that no image loader knows the file: then, FFmpeg
+    /// having found no video either, the file is neither.
+    private static func unrecognised(_ imageError: any Error, path: String) -> any Error {
+        guard let error = imageError as? VipsError, error.kind == .unknownFormat else { return imageError }
+        return UnrecognisedFileError(path: path)
     }
 }

@@ -12,6 +12,14 @@ struct ManifestValidator {
 
     func validate(_ manifest: ProjectManifest) throws {
         try require(!manifest.name.trimmingCharacters(in: .whitespaces).isEmpty, "name", "must not be empty")
+        try require(manifest.name.count <= 200, "name", "must be at most 200 characters")
+        try require(!manifest.name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }, "name",
+                    "must not contain control characters")
+        if manifest.export.package.name == nil {
+            // The name then becomes the package's file name, beside the working folder: it must not lead elsewhere.
+            try checkName(manifest.name, field: "name",
+                          hint: "it names the package; set \"export\": {\"package\": {\"name\": …}} to name it otherwise")
+        }
         try require(!manifest.assets.isEmpty, "assets", "the project has no assets; list at least one")
         var outputs: [String: Int] = [:]
         for (index, asset) in manifest.assets.enumerated() {
@@ -72,12 +80,13 @@ struct ManifestValidator {
     }
 
     /// A name used for a file: not empty, no `/`, no control characters, not hidden, not too long.
-    private func checkName(_ name: String, field: String) throws {
-        try require(!name.isEmpty && name.count <= 200, field, "must be 1 to 200 characters")
-        try require(!name.contains("/") && !name.contains("\\"), field, "must not contain / or \\")
+    private func checkName(_ name: String, field: String, hint: String? = nil) throws {
+        let hint = hint.map { "; \($0)" } ?? ""
+        try require(!name.isEmpty && name.count <= 200, field, "must be 1 to 200 characters\(hint)")
+        try require(!name.contains("/") && !name.contains("\\"), field, "must not contain / or \\\(hint)")
         try require(!name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }, field,
-                    "must not contain control characters")
-        try require(!name.hasPrefix("."), field, "must not start with a dot")
+                    "must not contain control characters\(hint)")
+        try require(!name.hasPrefix("."), field, "must not start with a dot\(hint)")
     }
 
     private func require(_ condition: Bool, _ field: String, _ problem: String) throws {

@@ -10,19 +10,23 @@ public enum ProjectLoader {
     ///   invalid manifest.
     public static func load(_ folder: URL) throws -> ProjectManifest {
         let file = folder.appendingPathComponent(manifestName)
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            let problem = FileManager.default.fileExists(atPath: folder.path)
-                ? "cannot be read; a project folder holds a \(manifestName) (see the README for the format)"
-                : "the project folder does not exist"
-            throw ManifestError(file: file.path, field: "", problem: problem)
-        }
+        return try decode(try contents(of: file, in: folder), file: file.path, folder: folder)
+    }
+
+    /// Decodes and validates manifest text read from `file` in the project `folder`.
+    /// - Throws: ``ManifestError`` naming the field, for malformed or invalid text.
+    static func decode(_ data: Data, file: String, folder: URL) throws -> ProjectManifest {
         let manifest: ProjectManifest
         do {
             manifest = try JSONDecoder().decode(ProjectManifest.self, from: data)
         } catch let error as DecodingError {
-            throw hugeNumber(in: data, file: file.path) ?? manifestError(error, file: file.path)
+            // Only "not valid JSON" without a field may hide a number that does not fit its type.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let misfit = misfitNumber(in: data, file: file) {
+                throw misfit
+            }
+            throw manifestError(error, file: file)
         }
-        try ManifestValidator(file: file.path, folder: folder).validate(manifest)
+        try ManifestValidator(file: file, folder: folder).validate(manifest)
         return manifest
     }
 
@@ -50,33 +54,17 @@ public enum ProjectLoader {
         }
     }
 
-    /// Foundation's decoder calls valid JSON holding a number too large for its type "not valid
-    /// JSON" without saying where; this finds such a number so that the error can name its field.
-    static func hugeNumber(in data: Data, file: String) -> ManifestError? {
-        guard let tree = try? JSONSerialization.jsonObject(with: data) else { return nil }
-        func search(_ value: Any, _ field: String) -> String? {
-            switch value {
-            case let object as [String: Any]:
-                return object.keys.sorted().lazy.compactMap { search(object[$0]!, field.isEmpty ? $0 : "\(field).\($0)") }.first
-            case let array as [Any]:
-                return array.indices.lazy.compactMap { search(array[$0], "\(field)[\($0)]") }.first
-            case let number as NSNumber:
-                let value = number.doubleValue
-                return !value.isFinite || abs(value) >= 9.2e18 ? field : nil
-            default:
-                return nil
-            }
-        }
-        return search(tree, "").map { ManifestError(file: file, field: $0, problem: "the number is far too large") }
-    }
-
     private static func describe(_ type: Any.Type) -> String {
         switch type {
         case is Int.Type: "a whole number"
         case is Double.Type: "a number"
         case is String.Type: "text"
         case is Bool.Type: "true or false"
-        default: type is any Collection.Type ? "a list" : "an object"
+        default: type is any Collection.Type && !(type is any KeyedCollection.Type) ? "a list" : "an object"
         }
     }
 }
+
+/// A collection that a JSON object decodes into, told apart from a list in errors.
+private protocol KeyedCollection {}
+extension Dictionary: KeyedCollection {}

@@ -27,9 +27,16 @@ extension ProjectManifest.Asset: Decodable {
         try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decode(String.self, forKey: .path)
-        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        output = try container.decodeIfPresent(String.self, forKey: .output) ?? base
+        output = try container.decodeIfPresent(String.self, forKey: .output) ?? Self.defaultOutput(for: path)
         edits = try container.decodeIfPresent(ProjectManifest.Edits.self, forKey: .edits) ?? ProjectManifest.Edits()
+    }
+
+    /// The file's name without its extension: `photos/beach.jpg` → `beach`. Plain string work:
+    /// Foundation's `NSString.lastPathComponent` traps on some paths, such as `///e//`.
+    static func defaultOutput(for path: String) -> String {
+        let file = path.split(separator: "/").last.map(String.init) ?? ""
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
     }
 }
 

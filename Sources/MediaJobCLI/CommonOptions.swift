@@ -1,0 +1,25 @@
+/// Options shared by commands.
+enum CommonOptions {
+    static let json = OptionSpec.flag("json", "print JSON (one object per line for events) on standard output")
+    static let stateDir = OptionSpec.option("state-dir", "DIR",
+                                            "where jobs are kept (default: $MEDIAJOB_STATE_DIR, else $XDG_STATE_HOME/mediajob)")
+    static let strategy = OptionSpec.option("strategy", "queue|fail",
+                                            "when every job slot is busy: wait in line (queue, default) or give up at once (fail, exit 69)")
+    static let maxJobs = OptionSpec.option("max-jobs", "N",
+                                           "jobs that may run at once in this state folder (default: from CPUs and memory)")
+    static let help = OptionSpec.flag("help", short: "h", "show this help")
+    static let maxPixels = OptionSpec.option("max-pixels", "N",
+                                             "refuse images and videos with more pixels than this, read from the header (default 268402689)")
+    static let skipBad = OptionSpec.flag("skip-bad", "skip files that cannot be read and complete anyway, listing them")
+    static let gpu = OptionSpec.option("gpu", "auto|on|off",
+                                       "render on a Vulkan GPU that passed its probe (auto, default), require one (on, exit 69 without), or never (off)")
+
+    /// The options batch commands (thumbnail, compress) take besides their own.
+    static let batch = [
+        OptionSpec.option("output", "DIR", "the folder to create (required)"),
+        .flag("overwrite", "replace DIR if it exists"), skipBad, maxPixels, gpu,
+    ] + running
+
+    /// The options every job-running command takes.
+    static let running = [stateDir, strategy, maxJobs, json]
+}
