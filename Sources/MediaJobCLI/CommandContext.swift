@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import GPURender
 import JobEngine
 import MediaJobs
 import SQLiteJobStore
@@ -78,6 +79,15 @@ struct CommandContext: Sendable {
     /// `--gpu`, default `auto`.
     func gpuPreference() throws -> GPUPreference {
         try arguments.choice("gpu", as: GPUPreference.self) ?? .auto
+    }
+
+    /// Says on standard error where pictures will render under `preference` and, when not on a
+    /// GPU, why (GPU probing happens here, once per process). Nothing for `off`.
+    func announceRendering(_ preference: GPUPreference) {
+        guard preference != .off else { return }
+        let selection = GPUSelection.current()
+        console.err(selection.renderer.map { "Rendering on \($0.device.name) (Vulkan)." }
+            ?? "Rendering on the CPU: \(selection.report.reason).")
     }
 
     /// What this machine offers, measured where the state folder lies.

@@ -15,7 +15,8 @@ enum CompressCommand: Command {
         H.264 (libx264, --preset, --video-crf) in keyframe-aligned segments, two or more at a
         time, and joined without re-encoding; audio is copied. Where an output would be larger
         than its input, the input is copied instead and report.json says so. DIR must not
-        exist yet unless --overwrite is given.
+        exist yet unless --overwrite is given. Resizing (photos and video frames) runs on a
+        Vulkan GPU when probing selected one, else on the CPU (--gpu).
 
         Examples:
           mediajob compress holiday/ --output share --max-size 1920x1080
@@ -49,6 +50,7 @@ enum CompressCommand: Command {
             overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
             parallelism: context.chunkParallelism, imageLimits: try context.limits().image,
             mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
+        context.announceRendering(spec.gpu)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: "Compressing \(spec.items.count) files",
                                       subtitle: "starting", strategy: try context.strategy(),

@@ -19,6 +19,10 @@ enum ExportCommand: Command {
         message naming it while the others finish; the job then ends failed and lists them.
         With --skip-bad the job completes and the package's manifest lists what was skipped.
 
+        Photos and video frames render on a Vulkan GPU when probing selected one (see
+        `mediajob probe`), else on the CPU; both give the same pictures within the tolerance the
+        README states, and each chunk records which path rendered it (`mediajob status JOB`).
+
         Examples:
           mediajob export Media/sample
           mediajob export ~/Projects/holiday --output ~/holiday.zip --json
@@ -42,6 +46,7 @@ enum ExportCommand: Command {
             project: folder.path, manifest: manifest, output: output.path, overwrite: arguments.has("overwrite"),
             skipBad: arguments.has("skip-bad"), parallelism: context.chunkParallelism,
             imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: gpu)
+        context.announceRendering(spec.gpu)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting \(manifest.name)",
                                       subtitle: "starting", strategy: try context.strategy(),

@@ -14,6 +14,8 @@ enum ThumbnailCommand: Command {
         detailed frame between 10 % and 70 % of its length (never a black first frame). DIR
         receives one thumbnail per input (named after its path), index.json (source, output,
         dimensions) and contact-sheet.jpg. DIR must not exist yet unless --overwrite is given.
+        With --gpu on, photos are decoded whole and reduced on the GPU; otherwise (auto, off)
+        shrink-on-load on the CPU is faster than any full decode, so photos stay there.
 
         Examples:
           mediajob thumbnail ~/Pictures/2026 --output ~/thumbs --size 256
@@ -33,6 +35,7 @@ enum ThumbnailCommand: Command {
             size: try arguments.integer("size", in: 16...4096) ?? 256, format: arguments.value("format") ?? "jpeg",
             quality: try arguments.integer("quality", in: 1...100) ?? 80, overwrite: arguments.has("overwrite"),
             skipBad: arguments.has("skip-bad"), parallelism: context.chunkParallelism, imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
+        if spec.gpu == .on { context.announceRendering(spec.gpu) }
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: "Thumbnails of \(spec.items.count) files",
                                       subtitle: "starting", strategy: try context.strategy(),
