@@ -100,7 +100,7 @@ public final class GPURenderer: @unchecked Sendable {
             cropX: Int32(recipe.crop.x), cropY: Int32(recipe.crop.y), cropWidth: Int32(recipe.crop.width),
             cropHeight: Int32(recipe.crop.height), turns: Int32(recipe.quarterTurns), shrinkX: Int32(shrink.x),
             shrinkY: Int32(shrink.y), width: Int32(shrunk.width), height: Int32(shrunk.height),
-            premultiply: premultiply ? 1 : 0, frames: Int32(count)), groups: groups(count * shrunk.width * shrunk.height))
+            premultiply: premultiply ? 1 : 0, frames: Int32(count)), groups: groups(shrunk.width, shrunk.height, count))
         if recipe.resizes {
             let (horizontal, vertical) = Self.tables(recipe)
             for (table, role) in [(horizontal, BufferPool.Role.horizontalWeights), (vertical, .verticalWeights)] {
@@ -110,18 +110,18 @@ public final class GPURenderer: @unchecked Sendable {
                                    constants: LanczosConstants(
                 sourceWidth: Int32(shrunk.width), sourceHeight: Int32(shrunk.height), width: Int32(recipe.width),
                 height: Int32(shrunk.height), vertical: 0, taps: Int32(horizontal.taps), frames: Int32(count)),
-                groups: groups(count * recipe.width * shrunk.height))
+                groups: groups(recipe.width, shrunk.height, count))
             try recording.dispatch(lanczos, buffers: [buffers[.horizontal]!, buffers[.work]!, buffers[.verticalWeights]!],
                                    constants: LanczosConstants(
                 sourceWidth: Int32(recipe.width), sourceHeight: Int32(shrunk.height), width: Int32(recipe.width),
                 height: Int32(recipe.height), vertical: 1, taps: Int32(vertical.taps), frames: Int32(count)),
-                groups: groups(count * recipe.width * recipe.height))
+                groups: groups(recipe.width, recipe.height, count))
         }
         let pixels = count * recipe.width * recipe.height
         try recording.dispatch(finish, buffers: [buffers[.work]!, buffers[.packed]!], constants: FinishConstants(
             count: Int32(pixels), unpremultiply: premultiply ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
             gain: Float(pow(2, recipe.exposure) * recipe.contrast), offset: Float(128 * (1 - recipe.contrast)),
-            saturation: Float(recipe.saturation)), groups: groups(pixels))
+            saturation: Float(recipe.saturation)), groups: (linearGroups(pixels), 1, 1))
         guard output == .yuv420 else {
             recording.copy(buffers[.packed]!, to: buffers[.download]!, size: pixels * 4)
             return
@@ -133,7 +133,7 @@ public final class GPURenderer: @unchecked Sendable {
             try recording.dispatch(yuv420, buffers: [buffers[.packed]!, buffers[.planes]!], constants: YUVConstants(
                 width: Int32(recipe.width), height: Int32(recipe.height), lumaStride: Int32(layout.lumaStride),
                 chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma), frames: Int32(count)),
-                groups: groups(count * words * rows))
+                groups: groups(words, rows, count))
         }
         recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
@@ -146,12 +146,17 @@ public final class GPURenderer: @unchecked Sendable {
                 LanczosTable(count: recipe.height, scale: Double(recipe.turnedHeight) / Double(shrink.y * recipe.height)))
     }
 
-    /// Workgroups of 256 for `elements` work items. The shaders loop over what their grid does
-    /// not cover, so software devices, which pay for every workgroup, get few; GPUs get one
-    /// invocation per item up to the dispatch limit.
-    private func groups(_ elements: Int) -> (x: Int, y: Int, z: Int) {
-        let cap = device.type.isHardware ? 65_535 : 32
-        return (max(1, min(cap, (elements + 255) / 256)), 1, 1)
+    /// Workgroups of 16 × 16 over `width × height` pictures. The shaders loop over the pictures
+    /// and over whatever their grid does not cover, so software devices, which pay for every
+    /// workgroup, get few; GPUs get one invocation per pixel of a picture.
+    private func groups(_ width: Int, _ height: Int, _ count: Int) -> (x: Int, y: Int, z: Int) {
+        let cap = device.type.isHardware ? 65_535 : 4
+        return (max(1, min(cap, (width + 15) / 16)), max(1, min(cap, (height + 15) / 16)), 1)
+    }
+
+    /// Workgroups of 256 for `elements` items in a row (the `finish` shader's grid-stride loop).
+    private func linearGroups(_ elements: Int) -> Int {
+        max(1, min(device.type.isHardware ? 65_535 : 16, (elements + 255) / 256))
     }
 
     /// The bytes each buffer needs for `count` pictures.

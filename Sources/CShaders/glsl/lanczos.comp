@@ -3,7 +3,7 @@
 // aligned, the kernel stretched when reducing, weights normalised). For output sample o the
 // table holds the first source sample it reads, then `taps` weights; samples past an edge
 // repeat the edge. Floating-point RGBA in and out; a grid-stride loop over all output samples.
-layout(local_size_x = 256) in;
+layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = 0) readonly buffer Source { vec4 source[]; };
 layout(std430, binding = 1) writeonly buffer Target { vec4 target[]; };
@@ -20,11 +20,14 @@ layout(push_constant) uniform Constants {
 vec4 filtered(int frame, ivec2 o);
 
 void main() {
-    uint pixels = uint(p.width * p.height);
-    uint total = pixels * uint(p.frames);
-    for (uint i = gl_GlobalInvocationID.x; i < total; i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
-        int frame = int(i / pixels);
-        target[i] = filtered(frame, ivec2(int(i % pixels) % p.width, int(i % pixels) / p.width));
+    ivec2 grid = ivec2(gl_NumWorkGroups.xy * gl_WorkGroupSize.xy);
+    for (int frame = 0; frame < p.frames; frame++) {
+        uint base = uint(frame) * uint(p.width * p.height);
+        for (int y = int(gl_GlobalInvocationID.y); y < p.height; y += grid.y) {
+            for (int x = int(gl_GlobalInvocationID.x); x < p.width; x += grid.x) {
+                target[base + uint(y * p.width + x)] = filtered(frame, ivec2(x, y));
+            }
+        }
     }
 }
 

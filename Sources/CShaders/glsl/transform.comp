@@ -2,9 +2,9 @@
 // Crop, quarter turns and an optional whole-factor box shrink, exactly: 8-bit RGB or RGBA
 // pictures in (tightly packed, one after another), floating-point RGBA out (alpha-premultiplied
 // on request, as the Lanczos resize needs).
-// Each invocation walks the output pixels of all pictures in a grid-stride loop, so a dispatch
-// needs few workgroups (software devices pay for each one). Turns are clockwise: turned (x, y) comes from the crop's (y, h-1-x) for one turn.
-layout(local_size_x = 256) in;
+// Each invocation walks the output pixels of all pictures in a grid-stride loop (no division),
+// so a dispatch needs few workgroups (software devices pay for each one). Turns are clockwise: turned (x, y) comes from the crop's (y, h-1-x) for one turn.
+layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = 0) readonly buffer Source { uint source[]; };
 layout(std430, binding = 1) writeonly buffer Target { vec4 target[]; };
@@ -31,12 +31,14 @@ vec4 pixelAt(uint index) {
 }
 
 void main() {
-    uint pixels = uint(p.width * p.height);
-    uint total = pixels * uint(p.frames);
-    for (uint i = gl_GlobalInvocationID.x; i < total; i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
-        int frame = int(i / pixels);
-        ivec2 o = ivec2(int(i % pixels) % p.width, int(i % pixels) / p.width);
-        target[i] = transformed(frame, o);
+    ivec2 grid = ivec2(gl_NumWorkGroups.xy * gl_WorkGroupSize.xy);
+    for (int frame = 0; frame < p.frames; frame++) {
+        uint base = uint(frame) * uint(p.width * p.height);
+        for (int y = int(gl_GlobalInvocationID.y); y < p.height; y += grid.y) {
+            for (int x = int(gl_GlobalInvocationID.x); x < p.width; x += grid.x) {
+                target[base + uint(y * p.width + x)] = transformed(frame, ivec2(x, y));
+            }
+        }
     }
 }
 

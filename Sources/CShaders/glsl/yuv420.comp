@@ -5,7 +5,7 @@
 // of its 2×2 pixels, rounded. Each step of an invocation's grid-stride loop writes four bytes
 // of one plane row. Per picture
 // the planes lie Y, Cb, Cr, rows `lumaStride` and `chromaStride` bytes apart (multiples of 4).
-layout(local_size_x = 256) in;
+layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = 0) readonly buffer Source { uint source[]; };
 layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
@@ -29,11 +29,13 @@ uint byte(float v) { return uint(clamp(floor(v + 0.5), 0.0, 255.0)); }
 void main() {
     int words = (p.chroma == 0 ? p.lumaStride : p.chromaStride) / 4;
     int rows = p.chroma == 0 ? p.height : (p.height + 1) / 2;
-    uint perFrame = uint(words * rows);
-    uint total = perFrame * uint(p.frames);
-    for (uint i = gl_GlobalInvocationID.x; i < total; i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
-        int index = int(i % perFrame);
-        convert(index % words, index / words, int(i / perFrame));
+    ivec2 grid = ivec2(gl_NumWorkGroups.xy * gl_WorkGroupSize.xy);
+    for (int frame = 0; frame < p.frames; frame++) {
+        for (int row = int(gl_GlobalInvocationID.y); row < rows; row += grid.y) {
+            for (int word = int(gl_GlobalInvocationID.x); word < words; word += grid.x) {
+                convert(word, row, frame);
+            }
+        }
     }
 }
 
