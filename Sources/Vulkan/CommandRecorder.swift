@@ -1,14 +1,13 @@
 import CVulkan
 
-/// Records and submits compute work on a device's queue, one submission at a time: a command
-/// pool with one command buffer, a descriptor pool reset per submission, and a fence to wait on.
-/// All owned, destroyed with it.
+/// Records and submits compute work on a device's queue, one submission at a time, with a
+/// command pool (one command buffer), a descriptor pool reset per submission, and a fence to
+/// wait on — each an owned handle of its own.
 public final class CommandRecorder: @unchecked Sendable {
     let device: Device
-    private let pool: VkCommandPool
-    private let commands: VkCommandBuffer
-    private let descriptorPool: VkDescriptorPool
-    private let fence: VkFence
+    private let pool: CommandPool
+    private let descriptors: DescriptorPool
+    private let fence: Fence
     /// The most dispatches one submission may hold.
     public let maxDispatches: Int
 
@@ -17,65 +16,22 @@ public final class CommandRecorder: @unchecked Sendable {
     public init(device: Device, maxDispatches: Int = 256, maxBuffers: Int = 4) throws {
         self.device = device
         self.maxDispatches = maxDispatches
-        let f = device.functions
-        var poolInfo = VkCommandPoolCreateInfo()
-        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
-        poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue
-        poolInfo.queueFamilyIndex = UInt32(device.queueFamily)
-        var pool: VkCommandPool?
-        try check(f.createCommandPool(device.handle, &poolInfo, nil, &pool), "vkCreateCommandPool")
-        self.pool = pool!
-
-        var allocation = VkCommandBufferAllocateInfo()
-        allocation.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
-        allocation.commandPool = pool
-        allocation.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
-        allocation.commandBufferCount = 1
-        var commands: VkCommandBuffer?
-        var descriptorPool: VkDescriptorPool?
-        var fence: VkFence?
-        do {
-            try check(f.allocateCommandBuffers(device.handle, &allocation, &commands), "vkAllocateCommandBuffers")
-            var size = VkDescriptorPoolSize(type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount: UInt32(maxDispatches * maxBuffers))
-            var descriptorInfo = VkDescriptorPoolCreateInfo()
-            descriptorInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
-            descriptorInfo.maxSets = UInt32(maxDispatches)
-            descriptorInfo.poolSizeCount = 1
-            let descriptorResult = withUnsafePointer(to: &size) { sizePointer in
-                descriptorInfo.pPoolSizes = sizePointer
-                return f.createDescriptorPool(device.handle, &descriptorInfo, nil, &descriptorPool)
-            }
-            try check(descriptorResult, "vkCreateDescriptorPool")
-            var fenceInfo = VkFenceCreateInfo()
-            fenceInfo.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
-            try check(f.createFence(device.handle, &fenceInfo, nil, &fence), "vkCreateFence")
-        } catch {
-            if let descriptorPool { f.destroyDescriptorPool(device.handle, descriptorPool, nil) }
-            f.destroyCommandPool(device.handle, self.pool, nil)
-            throw error
-        }
-        self.commands = commands!
-        self.descriptorPool = descriptorPool!
-        self.fence = fence!
-    }
-
-    deinit {
-        let f = device.functions
-        f.destroyFence(device.handle, fence, nil)
-        f.destroyDescriptorPool(device.handle, descriptorPool, nil)
-        f.destroyCommandPool(device.handle, pool, nil)
+        pool = try CommandPool(device: device)
+        descriptors = try DescriptorPool(device: device, sets: maxDispatches, buffersPerSet: maxBuffers)
+        fence = try Fence(device: device)
     }
 
     /// Records the work `record` describes, submits it and waits until the device has done it.
     public func submit(_ record: (inout Recording) throws -> Void) throws {
         let f = device.functions
-        try check(f.resetDescriptorPool(device.handle, descriptorPool, 0), "vkResetDescriptorPool")
+        let commands = pool.commands
+        try descriptors.reset()
         try check(f.resetCommandBuffer(commands, 0), "vkResetCommandBuffer")
         var begin = VkCommandBufferBeginInfo()
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
         try check(f.beginCommandBuffer(commands, &begin), "vkBeginCommandBuffer")
-        var recording = Recording(device: device, commands: commands, descriptorPool: descriptorPool, remaining: maxDispatches)
+        var recording = Recording(device: device, commands: commands, descriptorPool: descriptors.handle, remaining: maxDispatches)
         do {
             try record(&recording)
         } catch {
@@ -89,12 +45,10 @@ public final class CommandRecorder: @unchecked Sendable {
         submit.commandBufferCount = 1
         let submitted = withUnsafePointer(to: &buffer) { bufferPointer in
             submit.pCommandBuffers = bufferPointer
-            return f.queueSubmit(device.queue, 1, &submit, fence)
+            return f.queueSubmit(device.queue, 1, &submit, fence.handle)
         }
         try check(submitted, "vkQueueSubmit")
-        var waited: VkFence? = fence
-        try check(f.waitForFences(device.handle, 1, &waited, VkBool32(VK_TRUE), .max), "vkWaitForFences")
-        try check(f.resetFences(device.handle, 1, &waited), "vkResetFences")
+        try fence.waitAndReset()
     }
 }
 
