@@ -22,15 +22,31 @@ public final class GPUSelection: @unchecked Sendable {
 
     private static let cache = NSLock()
     nonisolated(unsafe) private static var shared: GPUSelection?
+    nonisolated(unsafe) private static var preflight: (@Sendable () -> GPUReport?)?
 
     /// This process's selection, probed on first use with the process's environment.
+    ///
+    /// When a preflight is set (``setPreflight(_:)``) it runs first; if it reports that no
+    /// device would be selected, that report is the answer and this process never loads a
+    /// Vulkan driver. (Mesa's drivers bring LLVM, about 45 MiB, and cannot be unloaded.)
     public static func current() -> GPUSelection {
         cache.withLock {
             if let shared { return shared }
-            let selection = probe(environment: ProcessInfo.processInfo.environment)
+            let selection: GPUSelection
+            if let report = preflight?(), report.selected == nil {
+                selection = GPUSelection(report: report, renderer: nil)
+            } else {
+                selection = probe(environment: ProcessInfo.processInfo.environment)
+            }
             shared = selection
             return selection
         }
+    }
+
+    /// Sets how ``current()`` learns, before loading any driver here, whether probing would
+    /// select a device: typically by probing in a child process. `nil` from it means unknown.
+    public static func setPreflight(_ probe: @escaping @Sendable () -> GPUReport?) {
+        cache.withLock { preflight = probe }
     }
 
     /// Probes now with `environment`'s settings (the Vulkan loader itself reads the process's).

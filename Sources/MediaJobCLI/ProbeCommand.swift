@@ -29,7 +29,8 @@ enum ProbeCommand: Command {
     static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
         let report = context.hostReport
-        let gpu = GPUSelection.current()
+        // Here, not in a child: probe lists every device, and --benchmark renders.
+        let gpu = GPUSelection.probe(environment: context.environment)
         let benchmark = context.arguments.has("benchmark") ? try RenderBenchmark.run(gpu: gpu.renderer) : nil
         if context.json {
             let encoder = JSONEncoder()

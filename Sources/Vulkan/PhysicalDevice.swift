@@ -107,6 +107,13 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
     /// The most push-constant bytes.
     public var maxPushConstantsSize: UInt32
 
+    // `…Id` so that snake_case JSON (`vendor_id`) reads back into `vendorID`.
+    enum CodingKeys: String, CodingKey {
+        case name, type, vendorID = "vendorId", deviceID = "deviceId", driverName, driverInfo, driverVersion, apiVersion
+        case computeQueueFamilies, deviceLocalMemoryBytes, maxWorkgroupSize, maxWorkgroupInvocations, maxStorageBufferRange
+        case maxPushConstantsSize
+    }
+
     /// NVIDIA packs its driver version as 10.8.8.6 bits; everyone else as Vulkan versions.
     static func driverVersion(_ packed: UInt32, vendorID: UInt32) -> String {
         if vendorID == 0x10DE {

@@ -4,11 +4,13 @@ import Glibc
 /// The Vulkan loader (`libvulkan.so.1`), opened at run time so that a machine without it still
 /// runs everything on the CPU. Functions are fetched through `vkGetInstanceProcAddr`.
 ///
-/// The loader stays loaded for the life of the process once opened: drivers register handlers
-/// that must not outlive their code.
+/// Closed when the last object using it goes: with its instances destroyed, the loader has
+/// already unloaded the drivers, so a probe that selected nothing leaves no driver (nor the
+/// LLVM a software driver brings, about 45 MiB) in the process.
 public final class VulkanLoader: @unchecked Sendable {
     /// The library opened.
     public let path: String
+    private let handle: UnsafeMutableRawPointer
     let getInstanceProcAddr: PFN_vkGetInstanceProcAddr
 
     /// Opens the loader at `path` (default `libvulkan.so.1`, found the usual way).
@@ -20,11 +22,15 @@ public final class VulkanLoader: @unchecked Sendable {
                                 + "(\(why)); install libvulkan1 and a driver (mesa-vulkan-drivers for a software device)")
         }
         guard let symbol = dlsym(handle, "vkGetInstanceProcAddr") else {
+            dlclose(handle)
             throw VulkanError(.noLoader, operation: "dlsym", reason: "\(path) has no vkGetInstanceProcAddr; it is not a Vulkan loader")
         }
         self.path = path
+        self.handle = handle
         getInstanceProcAddr = unsafeBitCast(symbol, to: PFN_vkGetInstanceProcAddr.self)
     }
+
+    deinit { dlclose(handle) }
 
     /// A function that needs no instance (`vkCreateInstance`, `vkEnumerateInstanceVersion`).
     func global<Function>(_ name: String, as type: Function.Type = Function.self) throws -> Function {

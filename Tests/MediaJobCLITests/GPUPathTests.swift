@@ -123,3 +123,23 @@ extension GPUPathTests {
         #expect(benchmark["gpu"] is NSNull)
     }
 }
+
+extension GPUPathTests {
+    /// Mesa's Vulkan drivers bring LLVM (about 45 MiB) and cannot be unloaded: a job on a machine
+    /// whose drivers offer no usable GPU learns that from a probe in a child process and never
+    /// maps them itself.
+    @Test func aJobWithoutAUsableGPUNeverLoadsTheDrivers() throws {
+        let fixture = CLIFixture()
+        let project = try Self.project(in: fixture)
+        let job = try fixture.start("export", [project, "--output", fixture.folder.path("auto.zip"), "--json"],
+                                    environment: ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "0"])
+        _ = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
+        let maps = (try? String(contentsOfFile: "/proc/\(job.pid)/maps", encoding: .utf8)) ?? ""
+        let finished = job.finish()
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(!maps.isEmpty, "the job was still running when its mappings were read")
+        #expect(!maps.contains("libvulkan_lvp"), "lavapipe is mapped in the job process")
+        #expect(!maps.contains("libLLVM"), "LLVM is mapped in the job process")
+        #expect(finished.stderr.contains("Rendering on the CPU: only software Vulkan devices"), "\(finished.stderr)")
+    }
+}
