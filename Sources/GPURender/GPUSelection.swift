@@ -123,6 +123,7 @@ public final class GPUSelection: @unchecked Sendable {
 public struct GPUReport: Sendable, Codable, Equatable {
     /// One Vulkan device.
     public struct Device: Sendable, Codable, Equatable {
+        /// What the device is.
         public var info: DeviceInfo
         /// Whether jobs render on it.
         public var selected: Bool
@@ -134,6 +135,7 @@ public struct GPUReport: Sendable, Codable, Equatable {
     public var loader: String?
     /// The loader's Vulkan version.
     public var instanceVersion: String?
+    /// Every device the drivers offer.
     public var devices: [Device] = []
     /// The index in ``devices`` of the device jobs render on.
     public var selected: Int?
@@ -144,6 +146,7 @@ public struct GPUReport: Sendable, Codable, Equatable {
     /// The renderer's device-memory budget, when a device is selected.
     public var memoryBudgetBytes: Int?
 
+    /// An empty report, before probing.
     public init(allowSoftware: Bool) {
         self.allowSoftware = allowSoftware
     }

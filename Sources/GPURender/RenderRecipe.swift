@@ -8,8 +8,10 @@
 public struct RenderRecipe: Sendable, Equatable, Codable {
     /// A rectangle of the source picture.
     public struct Rect: Sendable, Equatable, Codable {
+        /// The left and top edges and the size, in pixels.
         public var x: Int, y: Int, width: Int, height: Int
 
+        /// A rectangle.
         public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x
             self.y = y
@@ -31,6 +33,8 @@ public struct RenderRecipe: Sendable, Equatable, Codable {
     /// Exposure in stops, contrast and saturation factors (0, 1, 1 change nothing).
     public var exposure: Double, contrast: Double, saturation: Double
 
+    /// A recipe; without a crop the whole picture is kept, without a size the output is the
+    /// turned crop's size, and the colour defaults change nothing.
     public init(sourceWidth: Int, sourceHeight: Int, channels: Int, crop: Rect? = nil, quarterTurns: Int = 0,
                 width: Int? = nil, height: Int? = nil, exposure: Double = 0, contrast: Double = 1, saturation: Double = 1) {
         self.sourceWidth = sourceWidth
@@ -93,12 +97,14 @@ public enum RenderOutput: Sendable, Equatable {
 
 /// Where the planes of one YUV 4:2:0 picture lie in the bytes ``GPURenderer`` hands back.
 public struct YUVLayout: Sendable, Equatable {
+    /// The picture's size.
     public let width: Int, height: Int
     /// Bytes from one luma row to the next (a multiple of 4).
     public let lumaStride: Int
     /// Bytes from one chroma row to the next, in each chroma plane (a multiple of 4).
     public let chromaStride: Int
 
+    /// The layout of a `width` × `height` picture.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -106,6 +112,7 @@ public struct YUVLayout: Sendable, Equatable {
         chromaStride = ((width + 1) / 2 + 3) & ~3
     }
 
+    /// Rows in each chroma plane.
     public var chromaHeight: Int { (height + 1) / 2 }
     /// Where each plane starts.
     public var lumaOffset: Int { 0 }

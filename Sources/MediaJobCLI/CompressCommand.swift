@@ -50,12 +50,15 @@ enum CompressCommand: Command {
             overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
             parallelism: context.chunkParallelism, imageLimits: try context.limits().image,
             mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
-        context.announceRendering(spec.gpu)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: "Compressing \(spec.items.count) files",
                                       subtitle: "starting", strategy: try context.strategy(),
                                       requiredResources: spec.gpu.requiredResources)
-        return try await JobSession(context: context, scheduler: scheduler).run { try scheduler.submit(request, spec: spec) }
+        return try await JobSession(context: context, scheduler: scheduler).run {
+            let submission = try scheduler.submit(request, spec: spec)
+            context.announceRendering(spec.gpu) // after planning: the GPU probe ran meanwhile
+            return submission
+        }
     }
 
     /// Reads `WxH`.

@@ -46,12 +46,14 @@ enum ExportCommand: Command {
             project: folder.path, manifest: manifest, output: output.path, overwrite: arguments.has("overwrite"),
             skipBad: arguments.has("skip-bad"), parallelism: context.chunkParallelism,
             imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: gpu)
-        context.announceRendering(spec.gpu)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting \(manifest.name)",
                                       subtitle: "starting", strategy: try context.strategy(),
                                       requiredResources: gpu.requiredResources)
-        return try await JobSession(context: context, scheduler: scheduler)
-            .run { try scheduler.submit(request, spec: spec) }
+        return try await JobSession(context: context, scheduler: scheduler).run {
+            let submission = try scheduler.submit(request, spec: spec)
+            context.announceRendering(spec.gpu) // after planning: the GPU probe ran meanwhile
+            return submission
+        }
     }
 }

@@ -1,34 +1,66 @@
 import Foundation
 import GPURender
+import Synchronization
 
 /// Probes Vulkan in a child `mediajob probe --json`, so that a job process on a machine whose
-/// drivers offer no usable GPU never loads them (see ``GPUSelection/current()``).
-enum GPUProbeProcess {
+/// drivers offer no usable GPU never loads them (see ``GPUSelection/current()``). Commands that
+/// render start the child at once, so that it runs while they read their inputs and plan.
+final class GPUProbeProcess: @unchecked Sendable { // report() runs under GPUSelection's lock, one caller at a time
     /// Set in the child so that it probes in its own process.
     static let inProcessVariable = "MEDIAJOB_GPU_PROBE_IN_PROCESS"
 
+    private let process = Process()
+    private let output = Pipe()
+    private let result = Mutex<GPUReport??>(nil)
+
     /// Makes ``GPUSelection/current()`` ask a child process first, unless this process is that
-    /// child (or a probe asked for in-process probing).
-    static func install(environment: [String: String]) {
+    /// child. The child starts now when `arguments` are a command that may render on the GPU.
+    static func install(arguments: [String], environment: [String: String]) {
         guard environment[inProcessVariable] == nil else { return }
-        GPUSelection.setPreflight { report(environment: environment) }
+        let child = GPUProbeProcess(environment: environment)
+        if mayRender(arguments) { child.start() }
+        GPUSelection.setPreflight { child.report() }
     }
 
-    /// The child's report; `nil` when it could not be run or read (the caller then probes here).
-    static func report(environment: [String: String]) -> GPUReport? {
-        let process = Process()
+    /// Whether the command line may render: export, compress, resume and restart unless
+    /// `--gpu off`; thumbnail only with `--gpu on`.
+    static func mayRender(_ arguments: [String]) -> Bool {
+        let gpu = arguments.firstIndex(of: "--gpu").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+        switch arguments.first {
+        case "export", "compress", "resume", "restart": return gpu != "off"
+        case "thumbnail": return gpu == "on"
+        default: return false
+        }
+    }
+
+    private init(environment: [String: String]) {
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         process.arguments = ["probe", "--json"]
-        process.environment = environment.merging([inProcessVariable: "1"]) { _, new in new }
-        let output = Pipe()
+        process.environment = environment.merging([Self.inProcessVariable: "1"]) { _, new in new }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
+    }
+
+    private func start() {
+        if (try? process.run()) == nil { result.withLock { $0 = .some(nil) } }
+    }
+
+    /// The child's report, waiting for it (and starting it first if need be); `nil` when it
+    /// could not be run or read, and the caller then probes in its own process.
+    func report() -> GPUReport? {
+        if let known = result.withLock({ $0 }) { return known }
+        if !process.isRunning && process.processIdentifier == 0 { start() }
+        if let failed = result.withLock({ $0 }) { return failed }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let report = Self.decode(data, status: process.terminationStatus)
+        result.withLock { $0 = .some(report) }
+        return report
+    }
+
+    private static func decode(_ data: Data, status: Int32) -> GPUReport? {
+        guard status == 0, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let vulkan = object["vulkan"], let json = try? JSONSerialization.data(withJSONObject: vulkan) else { return nil }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

@@ -9,7 +9,7 @@ public enum MediaJobCLI {
         let console = Console()
         // Benchmark-only: measures what checkpoints cost by skipping every fsync. Never for real work.
         if environment["MEDIAJOB_BENCH_NO_FSYNC"] == "1" { DurableFiles.isSyncEnabled = false }
-        GPUProbeProcess.install(environment: environment)
+        GPUProbeProcess.install(arguments: arguments, environment: environment)
         guard let first = arguments.first else {
             console.out(HelpText.overview)
             return ExitCode.completed

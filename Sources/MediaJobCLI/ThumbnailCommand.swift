@@ -35,11 +35,14 @@ enum ThumbnailCommand: Command {
             size: try arguments.integer("size", in: 16...4096) ?? 256, format: arguments.value("format") ?? "jpeg",
             quality: try arguments.integer("quality", in: 1...100) ?? 80, overwrite: arguments.has("overwrite"),
             skipBad: arguments.has("skip-bad"), parallelism: context.chunkParallelism, imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
-        if spec.gpu == .on { context.announceRendering(spec.gpu) }
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: "Thumbnails of \(spec.items.count) files",
                                       subtitle: "starting", strategy: try context.strategy(),
                                       requiredResources: spec.gpu.requiredResources)
-        return try await JobSession(context: context, scheduler: scheduler).run { try scheduler.submit(request, spec: spec) }
+        return try await JobSession(context: context, scheduler: scheduler).run {
+            let submission = try scheduler.submit(request, spec: spec)
+            if spec.gpu == .on { context.announceRendering(spec.gpu) }
+            return submission
+        }
     }
 }

@@ -4,6 +4,7 @@ import CVulkan
 ///
 /// Not for use from several threads at once; callers serialise (see ``CommandRecorder``).
 public final class Device: @unchecked Sendable {
+    /// The device it was opened from.
     public let physical: PhysicalDevice
     let handle: VkDevice
     let queue: VkQueue

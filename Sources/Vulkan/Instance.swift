@@ -2,6 +2,7 @@ import CVulkan
 
 /// An owned `VkInstance`, destroyed with it, and the instance-level functions this project uses.
 public final class Instance: @unchecked Sendable {
+    /// The loader the instance came from, kept open while the instance lives.
     public let loader: VulkanLoader
     let handle: VkInstance
     /// The API version the instance was created for.

@@ -83,9 +83,13 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
         public var isHardware: Bool { self == .discrete || self == .integrated || self == .virtual }
     }
 
+    /// The device's name, as the driver gives it.
     public var name: String
+    /// Discrete, integrated, virtual, CPU (software) or other.
     public var type: DeviceType
+    /// The PCI vendor (0x10DE NVIDIA, 0x1002 AMD, 0x8086 Intel) or a Khronos vendor id.
     public var vendorID: UInt32
+    /// The vendor's id for the device.
     public var deviceID: UInt32
     /// The driver's name (`llvmpipe`, `NVIDIA`, …), from Vulkan 1.2 devices.
     public var driverName: String?
@@ -93,6 +97,7 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
     public var driverInfo: String?
     /// The driver's version, decoded the vendor's way.
     public var driverVersion: String
+    /// The Vulkan version the device supports.
     public var apiVersion: VulkanVersion
     /// Queue families that can run compute work.
     public var computeQueueFamilies: [Int]

@@ -20,6 +20,7 @@ public struct VulkanError: Error, CustomStringConvertible, Sendable {
         case callFailed
     }
 
+    /// What went wrong, broadly.
     public var kind: Kind
     /// The Vulkan call or step, such as `vkCreateInstance`.
     public var operation: String
@@ -28,6 +29,7 @@ public struct VulkanError: Error, CustomStringConvertible, Sendable {
     /// What it means, in words.
     public var reason: String
 
+    /// An error of `kind` from `operation`, with the `VkResult` when there was one.
     public init(_ kind: Kind, operation: String, result: Int32? = nil, reason: String) {
         self.kind = kind
         self.operation = operation

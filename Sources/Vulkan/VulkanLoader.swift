@@ -57,8 +57,10 @@ public final class VulkanLoader: @unchecked Sendable {
 
 /// A Vulkan API version.
 public struct VulkanVersion: Sendable, Codable, Equatable, Comparable, CustomStringConvertible {
+    /// The version's parts.
     public var major: Int, minor: Int, patch: Int
 
+    /// A version from its parts.
     public init(major: Int, minor: Int, patch: Int) {
         self.major = major
         self.minor = minor

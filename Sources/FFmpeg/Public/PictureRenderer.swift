@@ -23,6 +23,7 @@ public struct PicturePlanes {
     /// Bytes from one row to the next: luma, then both chroma planes.
     public var lumaStride: Int, chromaStride: Int
 
+    /// The planes at these addresses.
     public init(luma: UnsafeRawPointer, blue: UnsafeRawPointer, red: UnsafeRawPointer, lumaStride: Int, chromaStride: Int) {
         self.luma = luma
         self.blue = blue
