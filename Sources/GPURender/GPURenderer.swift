@@ -141,9 +141,15 @@ public final class GPURenderer: @unchecked Sendable {
     /// The weight tables of the horizontal and vertical passes, for the reduction left after the
     /// box shrink.
     static func tables(_ recipe: RenderRecipe) -> (horizontal: LanczosTable, vertical: LanczosTable) {
+        let (horizontal, vertical) = scales(recipe)
+        return (LanczosTable(count: recipe.width, scale: horizontal), LanczosTable(count: recipe.height, scale: vertical))
+    }
+
+    /// The reductions left to the Lanczos passes after the box shrink.
+    static func scales(_ recipe: RenderRecipe) -> (horizontal: Double, vertical: Double) {
         let shrink = recipe.shrink
-        return (LanczosTable(count: recipe.width, scale: Double(recipe.turnedWidth) / Double(shrink.x * recipe.width)),
-                LanczosTable(count: recipe.height, scale: Double(recipe.turnedHeight) / Double(shrink.y * recipe.height)))
+        return (Double(recipe.turnedWidth) / Double(shrink.x * recipe.width),
+                Double(recipe.turnedHeight) / Double(shrink.y * recipe.height))
     }
 
     /// Workgroups of 16 × 16 over `width × height` pictures. The shaders loop over the pictures
@@ -168,9 +174,9 @@ public final class GPURenderer: @unchecked Sendable {
                                               .packed: packed]
         if recipe.resizes {
             sizes[.horizontal] = count * recipe.width * recipe.shrunkHeight * 16
-            let (horizontal, vertical) = tables(recipe)
-            sizes[.horizontalWeights] = horizontal.byteCount
-            sizes[.verticalWeights] = vertical.byteCount
+            let (horizontal, vertical) = scales(recipe)
+            sizes[.horizontalWeights] = LanczosTable.byteCount(count: recipe.width, scale: horizontal)
+            sizes[.verticalWeights] = LanczosTable.byteCount(count: recipe.height, scale: vertical)
         }
         if output == .yuv420 {
             let planes = count * YUVLayout(width: recipe.width, height: recipe.height).pictureBytes

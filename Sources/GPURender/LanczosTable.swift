@@ -16,7 +16,7 @@ struct LanczosTable {
 
     init(count: Int, scale: Double) {
         let stretch = max(scale, 1)
-        let taps = Int((6 * stretch).rounded(.up)) + 1
+        let taps = Self.taps(scale: scale)
         var values = [Float]()
         values.reserveCapacity(count * (taps + 1))
         for output in 0..<count {
@@ -39,6 +39,13 @@ struct LanczosTable {
         return 3 * sin(px) * sin(px / 3) / (px * px)
     }
 
-    /// Its size in bytes.
-    var byteCount: Int { values.count * MemoryLayout<Float>.size }
+    /// Weights per output sample for a reduction by `scale`: the stretched kernel's width.
+    static func taps(scale: Double) -> Int {
+        Int((6 * max(scale, 1)).rounded(.up)) + 1
+    }
+
+    /// The size in bytes of the table for `count` samples, without making it.
+    static func byteCount(count: Int, scale: Double) -> Int {
+        count * (taps(scale: scale) + 1) * MemoryLayout<Float>.size
+    }
 }

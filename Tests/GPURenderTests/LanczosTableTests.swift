@@ -1,0 +1,27 @@
+@testable import GPURender
+import XCTest
+
+/// The resize's weight tables, as the `lanczos` shader reads them.
+final class LanczosTableTests: XCTestCase {
+    func testWeightsAreNormalisedAndSizedAsPredicted() {
+        for (count, scale) in [(100, 1.0), (427, 1.5), (61, 3.9), (7, 5.7)] {
+            let table = LanczosTable(count: count, scale: scale)
+            XCTAssertEqual(table.values.count * 4, LanczosTable.byteCount(count: count, scale: scale))
+            for output in 0..<count {
+                let row = table.values[output * (table.taps + 1) + 1..<(output + 1) * (table.taps + 1)]
+                XCTAssertEqual(Double(row.reduce(0, +)), 1, accuracy: 1e-5, "scale \(scale), sample \(output)")
+            }
+        }
+    }
+
+    func testNoReductionCopiesEachSample() {
+        let table = LanczosTable(count: 10, scale: 1)
+        for output in 0..<10 {
+            let row = output * (table.taps + 1)
+            let first = Int(table.values[row])
+            let weights = table.values[row + 1...row + table.taps]
+            XCTAssertEqual(weights.max(), 1, "sample \(output)")
+            XCTAssertEqual(first + weights.firstIndex(of: 1)! - (row + 1), output, "the weight sits on the sample itself")
+        }
+    }
+}
