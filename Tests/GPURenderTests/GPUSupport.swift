@@ -6,7 +6,7 @@ import XCTest
 
 /// The software Vulkan device (lavapipe), allowed for tests, shared by every GPU test.
 enum GPUSupport {
-    static let selection = GPUSelection.probe(environment: ProcessInfo.processInfo.environment.merging(["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"]) { $1 })
+    static let selection = GPUSelection.probe(environment: ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"])
 
     static func renderer() throws -> GPURenderer {
         try XCTUnwrap(selection.renderer, "no Vulkan device could render: \(selection.report.reason)")
