@@ -7,6 +7,17 @@ import TaskContract
 /// chunks (each one idempotent, writing through ``Workspace/commit(_:write:)``), checkpoints
 /// after each, and finally asks the kind to assemble and validate the result, which the engine
 /// publishes with one atomic rename.
+///
+/// ## How a kind states its costs
+///
+/// The bar and the ETA come from what the work is expected to cost. A kind states, when it
+/// plans, how much work each chunk is (``PlannedChunk/work``) and how much its finalisation is
+/// (``JobPlan/finalizeWork``), each in a unit of its own choosing per stage: pixel-frames for
+/// video, megapixels for photos, bytes for packaging, or simply 1 per chunk when chunks are alike.
+/// The engine learns seconds per unit of work for each stage from the chunks it runs (and keeps
+/// what it learned for the kind's next job on this machine); before anything was measured it
+/// uses ``defaultCosts``. Finalisation is costed in the ``Stage/package`` stage: give it work in
+/// that stage's unit, and a default for it, or the bar will stop short of the cap while it runs.
 public protocol JobKind: Sendable {
     /// The job's settings, stored as JSON so that a resumed job runs with the same ones.
     associatedtype Spec: Codable & Sendable
@@ -14,7 +25,8 @@ public protocol JobKind: Sendable {
     /// The identifier component after `mediajob.`, for example `export`.
     var name: String { get }
 
-    /// Seconds one unit of each stage is expected to take before anything was measured.
+    /// Seconds one unit of work of each stage is expected to take before anything was measured
+    /// (stages without one: 1 s).
     var defaultCosts: [Stage: Double] { get }
 
     /// Plans the work: the destination and the chunks, fixed from now on.
@@ -49,13 +61,17 @@ public struct JobPlan: Sendable {
     public var parallelism: Int
     /// Whether an existing destination may be replaced.
     public var overwrite: Bool
+    /// How much work ``JobKind/finalize(_:chunks:in:)`` is, in the ``Stage/package`` stage's unit.
+    public var finalizeWork: Double
 
-    public init(title: String, destination: URL, chunks: [PlannedChunk], parallelism: Int = 1, overwrite: Bool = false) {
+    public init(title: String, destination: URL, chunks: [PlannedChunk], parallelism: Int = 1, overwrite: Bool = false,
+                finalizeWork: Double = 1) {
         self.title = title
         self.destination = destination
         self.chunks = chunks
         self.parallelism = max(1, parallelism)
         self.overwrite = overwrite
+        self.finalizeWork = PlannedChunk.validWork(finalizeWork)
     }
 }
 
@@ -67,10 +83,31 @@ public struct PlannedChunk: Sendable, Equatable, Codable {
     public var stage: Stage
     /// The kind's own description of the chunk (for example a time range), as JSON.
     public var detail: Data?
+    /// How much work the chunk is, in its stage's unit (see "How a kind states its costs" in
+    /// ``JobKind``); 1 when every chunk of the stage is alike.
+    public var work: Double
 
-    public init(key: String, stage: Stage, detail: Data? = nil) {
+    /// - Parameter work: a positive, finite amount; anything else counts as 1.
+    public init(key: String, stage: Stage, detail: Data? = nil, work: Double = 1) {
         self.key = key
         self.stage = stage
         self.detail = detail
+        self.work = Self.validWork(work)
+    }
+
+    private enum CodingKeys: String, CodingKey { case key, stage, detail, work }
+
+    /// Decodes a chunk; one planned before chunks stated their work is 1.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(key: try container.decode(String.self, forKey: .key),
+                  stage: try container.decode(Stage.self, forKey: .stage),
+                  detail: try container.decodeIfPresent(Data.self, forKey: .detail),
+                  work: try container.decodeIfPresent(Double.self, forKey: .work) ?? 1)
+    }
+
+    /// `work` when it is a positive, finite amount, else 1.
+    static func validWork(_ work: Double) -> Double {
+        work.isFinite && work > 0 ? work : 1
     }
 }

@@ -123,8 +123,7 @@ struct JobRunner {
                     guard failure == nil else { continue }
                     // The tracker moves only once the checkpoint holding its new snapshot is durable.
                     var next = tracker
-                    next.chunkDone(finished.chunk.index, stage: finished.chunk.plan.stage, cost: finished.cost,
-                                   elapsed: (ContinuousClock.now - start).seconds)
+                    next.chunkDone(finished.chunk.index, cost: finished.cost, elapsed: (ContinuousClock.now - start).seconds)
                     do {
                         try store.checkpoint(Checkpoint(
                             jobID: record.id, chunkIndex: finished.chunk.index, stage: finished.chunk.plan.stage,

@@ -47,6 +47,7 @@ extension JobScheduler {
                                       advice: "completed and rejected jobs cannot restart; submit the work again")
         try Workspace(directory: URL(fileURLWithPath: record.workspace)).remove()
         try store.resetChunks(of: id, progress: ProgressSnapshot(unitsTotal: record.progress.unitsTotal,
+                                                                 finalizeWork: record.progress.finalizeWork,
                                                                  costs: UnitCostModel()))
         return try enqueue(record, strategy: strategy, lock: lock,
                            journal: JournalEntry(jobID: id, event: .submitted, detail: ["restart": "true"]))

@@ -97,7 +97,8 @@ public final class JobScheduler: Sendable {
             id: id, request: request, spec: specData, workKey: workKey, destination: plan.destination.path,
             workspace: Workspace.beside(plan.destination, for: id).directory.path, overwrite: plan.overwrite,
             parallelism: plan.parallelism, state: .queued,
-            progress: ProgressSnapshot(unitsTotal: plan.chunks.count, costs: UnitCostModel(seeds: kind.defaultCosts)))
+            progress: ProgressSnapshot(unitsTotal: plan.chunks.count, finalizeWork: plan.finalizeWork,
+                                       costs: UnitCostModel(seeds: kind.defaultCosts)))
         record.ownerPID = getpid()
         if request.strategy == .fail {
             // Check and take the slot under one admission lock, so two `.fail` requests never share it.

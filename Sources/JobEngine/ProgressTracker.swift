@@ -1,19 +1,20 @@
 import TaskContract
 
-/// Turns finished chunks into the next ``ProgressSnapshot``: learns unit costs, moves the
-/// cost-weighted bar, and estimates the time left from the measured rate.
+/// Turns finished chunks into the next ``ProgressSnapshot``: learns seconds per unit of work,
+/// moves the cost-weighted bar, and estimates the time left from the measured rate.
 ///
-/// Finalisation counts as one more unit of the ``Stage/package`` stage in what is owed.
+/// What is owed is each chunk not yet done, costed by its work, and the finalisation, costed by
+/// ``ProgressSnapshot/finalizeWork`` in the ``Stage/package`` stage.
 struct ProgressTracker {
     private(set) var snapshot: ProgressSnapshot
-    private var owed: [Int: Stage]
+    private var owed: [Int: PlannedChunk]
     private let workedBefore: Double
     private var measuredThisRun = 0.0
 
     /// Starts from the stored snapshot; the chunks not yet done are what is owed.
     init(snapshot: ProgressSnapshot, chunks: [ChunkRecord]) {
         self.snapshot = snapshot
-        self.owed = Dictionary(uniqueKeysWithValues: chunks.filter { !$0.isDone }.map { ($0.index, $0.plan.stage) })
+        self.owed = Dictionary(uniqueKeysWithValues: chunks.filter { !$0.isDone }.map { ($0.index, $0.plan) })
         self.workedBefore = snapshot.workedSeconds
     }
 
@@ -28,19 +29,21 @@ struct ProgressTracker {
         return snapshot
     }
 
-    /// The estimated cost of everything still owed, finalisation included.
+    /// The estimated seconds of everything still owed, finalisation included.
     var remainingCost: Double {
-        owed.values.reduce(snapshot.costs.estimate(for: .package)) { $0 + snapshot.costs.estimate(for: $1) }
+        owed.values.reduce(snapshot.costs.cost(of: snapshot.finalizeWork, in: .package)) {
+            $0 + snapshot.costs.cost(of: $1.work, in: $1.stage)
+        }
     }
 
-    /// Accounts for chunk `index` of `stage`, which took `cost` seconds, `elapsed` seconds into this run.
-    mutating func chunkDone(_ index: Int, stage: Stage, cost: Double, elapsed: Double) {
-        owed[index] = nil
-        snapshot.costs.observe(cost, for: stage)
+    /// Accounts for chunk `index`, which took `cost` seconds, `elapsed` seconds into this run.
+    mutating func chunkDone(_ index: Int, cost: Double, elapsed: Double) {
+        guard let chunk = owed.removeValue(forKey: index) else { return }
+        snapshot.costs.observe(cost, work: chunk.work, for: chunk.stage)
         measuredThisRun += cost
         let remaining = remainingCost
         snapshot.bar.advance(done: cost, remaining: remaining)
-        snapshot.stage = stage
+        snapshot.stage = chunk.stage
         snapshot.unitsDone += 1
         snapshot.workedSeconds = workedBefore + elapsed
         // Parallel chunks finish faster than their summed costs: scale by the measured rate.
@@ -49,7 +52,7 @@ struct ProgressTracker {
 
     /// Accounts for a finished job: finalisation took `cost` seconds.
     mutating func finished(finalizeCost: Double, elapsed: Double) {
-        snapshot.costs.observe(finalizeCost, for: .package)
+        snapshot.costs.observe(finalizeCost, work: snapshot.finalizeWork, for: .package)
         snapshot.bar.complete()
         snapshot.stage = .package
         snapshot.unitsDone = snapshot.unitsTotal

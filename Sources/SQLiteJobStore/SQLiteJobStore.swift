@@ -165,7 +165,7 @@ public final class SQLiteJobStore: JobStore {
 
     public func costHistory(kind: String) throws -> [Stage: Double] {
         try read { database in
-            let pairs = try database.prepare("SELECT stage, seconds FROM cost_history WHERE kind = ?1")
+            let pairs = try database.prepare("SELECT stage, seconds_per_work FROM cost_history WHERE kind = ?1")
                 .rows([.text(kind)]) { (Stage(rawValue: $0.text(0)), $0.real(1)) }
             return Dictionary(pairs) { _, last in last }
         }
@@ -205,8 +205,9 @@ public final class SQLiteJobStore: JobStore {
 
     private static func learn(_ estimates: [Stage: Double], kind: String, in database: SQLiteDatabase) throws {
         let upsert = try database.prepare("""
-            INSERT INTO cost_history (kind, stage, seconds, updated_at) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (kind, stage) DO UPDATE SET seconds = excluded.seconds, updated_at = excluded.updated_at
+            INSERT INTO cost_history (kind, stage, seconds_per_work, updated_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (kind, stage) DO UPDATE SET seconds_per_work = excluded.seconds_per_work,
+                updated_at = excluded.updated_at
             """)
         for (stage, seconds) in estimates {
             try upsert.run([.text(kind), .text(stage.rawValue), .real(seconds), .real(Date().timeIntervalSince1970)])

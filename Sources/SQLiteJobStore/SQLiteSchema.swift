@@ -3,6 +3,8 @@
 enum SQLiteSchema {
     /// Version 1: jobs, their chunks, and the lifecycle journal.
     /// Version 2: learned unit costs per job kind, and cancel requests between processes.
+    /// Version 3: learned costs are seconds per unit of work (chunks state their work); the
+    /// version-2 figures, seconds per chunk, mean something else and are dropped.
     static let migrations: [String] = [
         """
         CREATE TABLE jobs (
@@ -59,6 +61,10 @@ enum SQLiteSchema {
             job_id TEXT PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
             requested_at REAL NOT NULL
         );
+        """,
+        """
+        DELETE FROM cost_history;
+        ALTER TABLE cost_history RENAME COLUMN seconds TO seconds_per_work;
         """,
     ]
 

@@ -9,10 +9,10 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 2)
+            #expect(SQLiteSchema.latest == 3)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 2)
+                #expect(try store.schemaVersion == 3)
             }
         }
     }
@@ -36,7 +36,7 @@ struct SchemaMigrationTests {
             }
 
             let store = try SQLiteJobStore(path: path)
-            #expect(try store.schemaVersion == 2)
+            #expect(try store.schemaVersion == SQLiteSchema.latest)
             let job = try #require(try store.job(original.id))
             #expect(withDates(of: job, original) == job)
             #expect(try store.chunks(of: original.id).map(\.plan) == makeChunks(3))
@@ -54,11 +54,33 @@ struct SchemaMigrationTests {
         }
     }
 
+    @Test func versionTwoCostsPerChunkAreDroppedAndCostsPerUnitOfWorkAreKept() throws {
+        try withStorePath { path in
+            let original: JobRecord
+            do {
+                let old = try SQLiteJobStore(path: path, schemaVersion: 2)
+                original = try old.insert(try makeJob(), chunks: makeChunks(2))
+                // What version 2 learned: 30 s per encode chunk.
+                try SQLiteDatabase(path: path).execute(
+                    "INSERT INTO cost_history (kind, stage, seconds, updated_at) VALUES ('export', 'encode', 30, 0)")
+            }
+
+            let store = try SQLiteJobStore(path: path)
+            #expect(try store.schemaVersion == 3)
+            #expect(try store.costHistory(kind: "export").isEmpty, "seconds per chunk are not seconds per unit of work")
+            var progress = try #require(try store.job(original.id)).progress
+            progress.costs.observe(30, work: 60, for: .encode)
+            try store.transition(original.id, to: StateChange(state: .completed, progress: progress), journal: nil)
+            #expect(try store.costHistory(kind: "export")[.encode] == progress.costs.estimate(for: .encode))
+            #expect(try store.integrityCheck() == ["ok"])
+        }
+    }
+
     @Test func openingAtAnOlderVersionNeverDowngrades() throws {
         try withStorePath { path in
             _ = try SQLiteJobStore(path: path)
             let reopened = try SQLiteJobStore(path: path, schemaVersion: 1)
-            #expect(try reopened.schemaVersion == 2)
+            #expect(try reopened.schemaVersion == SQLiteSchema.latest)
         }
     }
 
@@ -114,7 +136,7 @@ struct ConcurrentOpeningTests {
                 }
                 #expect(failures.withLock { $0 }.isEmpty, "round \(round)")
                 let version = try SQLiteJobStore(path: path).schemaVersion
-                #expect(version == 2)
+                #expect(version == SQLiteSchema.latest)
             }
         }
     }
