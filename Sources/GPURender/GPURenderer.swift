@@ -80,7 +80,8 @@ public final class GPURenderer: @unchecked Sendable {
             let sourceBytes = recipe.sourceWidth * recipe.sourceHeight * recipe.channels
             let upload = buffers[.upload]!.contents!
             for index in 0..<count { try fill(index, upload + index * sourceBytes) }
-            let resultBytes = output == .rgba ? recipe.width * recipe.height * 4 : YUVLayout(width: recipe.width, height: recipe.height).pictureBytes
+            let resultBytes = output.matrix == nil ? recipe.width * recipe.height * 4
+                : YUVLayout(width: recipe.width, height: recipe.height).pictureBytes
             try recorder.submit { recording in
                 try record(recipe, count: count, output: output, buffers: buffers, into: &recording)
             }
@@ -122,18 +123,22 @@ public final class GPURenderer: @unchecked Sendable {
             count: Int32(pixels), unpremultiply: premultiply ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
             gain: Float(pow(2, recipe.exposure) * recipe.contrast), offset: Float(128 * (1 - recipe.contrast)),
             saturation: Float(recipe.saturation)), groups: (linearGroups(pixels), 1, 1))
-        guard output == .yuv420 else {
+        guard let matrix = output.matrix else {
             recording.copy(buffers[.packed]!, to: buffers[.download]!, size: pixels * 4)
             return
         }
         let layout = YUVLayout(width: recipe.width, height: recipe.height)
+        let rows = matrix.rows
+        let (luma, blue, red) = (SIMD3<Float>(rows.luma), SIMD3<Float>(rows.blue), SIMD3<Float>(rows.red))
         for chroma in [0, 1] {
             let words = (chroma == 0 ? layout.lumaStride : layout.chromaStride) / 4
-            let rows = chroma == 0 ? layout.height : layout.chromaHeight
+            let planeRows = chroma == 0 ? layout.height : layout.chromaHeight
             try recording.dispatch(yuv420, buffers: [buffers[.packed]!, buffers[.planes]!], constants: YUVConstants(
                 width: Int32(recipe.width), height: Int32(recipe.height), lumaStride: Int32(layout.lumaStride),
-                chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma), frames: Int32(count)),
-                groups: groups(words, rows, count))
+                chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma), frames: Int32(count),
+                lumaR: luma.x, lumaG: luma.y, lumaB: luma.z, lumaOffset: Float(rows.lumaOffset),
+                blueR: blue.x, blueG: blue.y, blueB: blue.z, redR: red.x, redG: red.y, redB: red.z),
+                groups: groups(words, planeRows, count))
         }
         recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
@@ -178,7 +183,7 @@ public final class GPURenderer: @unchecked Sendable {
             sizes[.horizontalWeights] = LanczosTable.byteCount(count: recipe.width, scale: horizontal)
             sizes[.verticalWeights] = LanczosTable.byteCount(count: recipe.height, scale: vertical)
         }
-        if output == .yuv420 {
+        if output.matrix != nil {
             let planes = count * YUVLayout(width: recipe.width, height: recipe.height).pictureBytes
             sizes[.planes] = planes
             sizes[.download] = planes

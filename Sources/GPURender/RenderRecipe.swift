@@ -91,8 +91,14 @@ public struct RenderRecipe: Sendable, Equatable, Codable {
 public enum RenderOutput: Sendable, Equatable {
     /// 8-bit RGBA, `width × 4` bytes a row.
     case rgba
-    /// Planar YUV 4:2:0 for an encoder; see ``YUVLayout``.
-    case yuv420
+    /// Planar YUV 4:2:0 for an encoder, written by a matrix and range; see ``YUVLayout``.
+    case yuv420(YUVMatrix)
+
+    /// The matrix of YUV output; `nil` for RGBA.
+    var matrix: YUVMatrix? {
+        if case .yuv420(let matrix) = self { return matrix }
+        return nil
+    }
 }
 
 /// Where the planes of one YUV 4:2:0 picture lie in the bytes ``GPURenderer`` hands back.

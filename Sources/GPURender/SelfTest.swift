@@ -46,19 +46,22 @@ enum SelfTest {
         }
     }
 
-    /// Pure colours to BT.601 limited-range YUV.
+    /// White and pure green to BT.709 limited-range YUV: white is (235, 128, 128); green is
+    /// Y = 16 + 219·0.7152 ≈ 173, Cb = 128 − 112·0.7152/0.9278 ≈ 42, Cr = 128 − 112·0.7152/0.7874 ≈ 26.
     private static func checkYUV(_ renderer: GPURenderer) throws {
-        let white = [UInt8](repeating: 255, count: 8 * 2 * 3)
+        let row = [[UInt8]](repeating: [255, 255, 255], count: 4).flatMap { $0 } + [[UInt8]](repeating: [0, 255, 0], count: 4).flatMap { $0 }
+        let source = row + row
         let recipe = RenderRecipe(sourceWidth: 8, sourceHeight: 2, channels: 3)
-        var planes: [UInt8] = []
-        try renderer.render(recipe, count: 1, output: .yuv420, fill: { _, pointer in
-            white.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        }, read: { _, pointer in
-            planes = Array(UnsafeRawBufferPointer(start: pointer, count: YUVLayout(width: 8, height: 2).pictureBytes))
-        })
         let layout = YUVLayout(width: 8, height: 2)
-        try expect(planes[layout.lumaOffset] == 235 && planes[layout.lumaOffset + 7] == 235, "luma of white")
-        try expect(planes[layout.blueOffset] == 128 && planes[layout.redOffset + 3] == 128, "chroma of white")
+        var planes: [UInt8] = []
+        try renderer.render(recipe, count: 1, output: .yuv420(.bt709), fill: { _, pointer in
+            source.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }, read: { _, pointer in
+            planes = Array(UnsafeRawBufferPointer(start: pointer, count: layout.pictureBytes))
+        })
+        try expect(planes[layout.lumaOffset] == 235 && planes[layout.lumaOffset + 7] == 173, "luma of white and green")
+        try expect(planes[layout.blueOffset] == 128 && planes[layout.redOffset] == 128, "chroma of white")
+        try expect(planes[layout.blueOffset + 3] == 42 && planes[layout.redOffset + 3] == 26, "chroma of green")
     }
 
     private static func render(_ recipe: RenderRecipe, _ source: [UInt8], _ renderer: GPURenderer) throws -> [UInt8] {

@@ -30,4 +30,7 @@ struct YUVConstants {
     var lumaStride: Int32, chromaStride: Int32
     var chroma: Int32
     var frames: Int32
+    var lumaR: Float, lumaG: Float, lumaB: Float, lumaOffset: Float
+    var blueR: Float, blueG: Float, blueB: Float
+    var redR: Float, redG: Float, redB: Float
 }

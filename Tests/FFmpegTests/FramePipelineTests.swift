@@ -1,4 +1,5 @@
 import CFFmpegShim
+import EngineTestKit
 @testable import FFmpeg
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
     {
         let geometry = try EditGeometry(storedWidth: width, storedHeight: height, displayRotation: 0, edit: edit,
                                         evenSize: output == AV_PIX_FMT_YUV420P, path: "test")
-        return FramePipeline(geometry: geometry, edit: edit, output: output, path: "test")
+        return FramePipeline(geometry: geometry, edit: edit, colour: .bt709, output: output, path: "test")
     }
 
     @Test func anIdentityEditHandsTheDecodedPictureStraightToTheEncoder() throws {

@@ -1,3 +1,4 @@
+import EngineTestKit
 import FFmpeg
 import Foundation
 import Synchronization

@@ -10,11 +10,11 @@ final class MemoryBudgetTests: XCTestCase {
         let device = try XCTUnwrap(try Instance(loader: loader).physicalDevices().first { $0.info.name == selection.report.devices.first?.info.name })
         let renderer = try GPURenderer(device, memoryBudget: 8 << 20)
         let frame = RenderRecipe(sourceWidth: 320, sourceHeight: 240, channels: 3, width: 160, height: 120)
-        let batch = renderer.batchCapacity(for: frame, output: .yuv420, limit: 64)
+        let batch = renderer.batchCapacity(for: frame, output: .yuv420(.bt601), limit: 64)
         XCTAssertGreaterThan(batch, 0)
         XCTAssertLessThan(batch, 64, "an 8 MiB budget holds fewer than 64 of these pictures")
         let source = [UInt8](repeating: 90, count: 320 * 240 * 3)
-        try renderer.render(frame, count: batch, output: .yuv420, fill: { _, pointer in
+        try renderer.render(frame, count: batch, output: .yuv420(.bt601), fill: { _, pointer in
             source.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         }, read: { _, _ in })
         XCTAssertLessThanOrEqual(renderer.allocatedBytes, renderer.memoryBudget)

@@ -1,10 +1,11 @@
 #version 450
-// RGBA8 pictures to planar YUV 4:2:0, BT.601 limited range (what the CPU path's swscale
-// writes): Y = 16 + (65.481 R + 128.553 G + 24.966 B)/255, Cb = 128 + (−37.797 R − 74.203 G
-// + 112 B)/255, Cr = 128 + (112 R − 93.786 G − 18.214 B)/255, each chroma sample from the mean
-// of its 2×2 pixels, rounded. Each step of an invocation's grid-stride loop writes four bytes
-// of one plane row. Per picture
-// the planes lie Y, Cb, Cr, rows `lumaStride` and `chromaStride` bytes apart (multiples of 4).
+// RGBA8 pictures to planar YUV 4:2:0 by the video's own matrix and range (what the CPU path's
+// swscale writes), given as rows: Y = lumaOffset + (lumaR, lumaG, lumaB)·RGB, Cb = 128 +
+// (blueR, blueG, blueB)·RGB, Cr = 128 + (redR, redG, redB)·RGB (BT.601 limited range: luma
+// (65.481, 128.553, 24.966)/255 from 16), each chroma sample from the mean of its 2×2 pixels,
+// rounded. Each step of an invocation's grid-stride loop writes four bytes of one plane row.
+// Per picture the planes lie Y, Cb, Cr, rows `lumaStride` and `chromaStride` bytes apart
+// (multiples of 4).
 layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = 0) readonly buffer Source { uint source[]; };
@@ -15,6 +16,9 @@ layout(push_constant) uniform Constants {
     int lumaStride, chromaStride;
     int chroma;
     int frames;
+    float lumaR, lumaG, lumaB, lumaOffset;
+    float blueR, blueG, blueB;
+    float redR, redG, redB;
 } p;
 
 void convert(int word, int row, int frame);
@@ -50,7 +54,7 @@ void convert(int word, int row, int frame) {
             int x = word * 4 + k;
             if (x >= p.width) break;
             vec3 c = rgb(frame, x, row);
-            packed |= byte(16.0 + dot(c, vec3(65.481, 128.553, 24.966)) / 255.0) << (8 * k);
+            packed |= byte(p.lumaOffset + dot(c, vec3(p.lumaR, p.lumaG, p.lumaB))) << (8 * k);
         }
         target[frameBase + uint(row * p.lumaStride / 4 + word)] = packed;
     } else {
@@ -61,8 +65,8 @@ void convert(int word, int row, int frame) {
             if (x >= chromaWidth) break;
             vec3 c = (rgb(frame, 2 * x, 2 * row) + rgb(frame, 2 * x + 1, 2 * row)
                       + rgb(frame, 2 * x, 2 * row + 1) + rgb(frame, 2 * x + 1, 2 * row + 1)) / 4.0;
-            cb |= byte(128.0 + dot(c, vec3(-37.797, -74.203, 112.0)) / 255.0) << (8 * k);
-            cr |= byte(128.0 + dot(c, vec3(112.0, -93.786, -18.214)) / 255.0) << (8 * k);
+            cb |= byte(128.0 + dot(c, vec3(p.blueR, p.blueG, p.blueB))) << (8 * k);
+            cr |= byte(128.0 + dot(c, vec3(p.redR, p.redG, p.redB))) << (8 * k);
         }
         uint chromaBase = frameBase + uint(lumaBytes / 4 + row * p.chromaStride / 4 + word);
         target[chromaBase] = cb;

@@ -5,12 +5,11 @@ extension CodecContext {
     /// - Parameters:
     ///   - timeBase: the time base of the frames' timestamps.
     ///   - frameRate: the nominal rate, for rate control and headers.
-    ///   - colour: the source's colour description; the range is carried only for `passthrough`
-    ///     pictures (converted ones are limited range).
+    ///   - colour: what the pictures' values mean, written into the stream (and from there the
+    ///     container) as its matrix, range, primaries and transfer.
     static func videoEncoder(
         _ encoding: VideoEncoding, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational,
-        aspect: AVRational, colour: UnsafePointer<AVCodecParameters>, keepsRange: Bool, globalHeader: Bool,
-        path: String
+        aspect: AVRational, colour: PictureColour, globalHeader: Bool, path: String
     ) throws(FFmpegError) -> CodecContext {
         guard let codec = avcodec_find_encoder_by_name(encoding.codec),
               codec.pointee.type == AVMEDIA_TYPE_VIDEO else {
@@ -30,10 +29,10 @@ extension CodecContext {
         p.pointee.bit_rate = 0
         p.pointee.flags |= AV_CODEC_FLAG_BITEXACT
         if globalHeader { p.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        p.pointee.color_primaries = colour.pointee.color_primaries
-        p.pointee.color_trc = colour.pointee.color_trc
-        p.pointee.colorspace = colour.pointee.color_space
-        p.pointee.color_range = keepsRange ? colour.pointee.color_range : AVCOL_RANGE_MPEG
+        p.pointee.color_primaries = colour.primaries
+        p.pointee.color_trc = colour.transfer
+        p.pointee.colorspace = colour.matrix
+        p.pointee.color_range = colour.range
 
         let options = try Options(["crf": String(encoding.crf)], path: path)
         switch encoding.codec {

@@ -6,10 +6,12 @@ import CFFmpegShim
 /// Each step runs only when the edit asks for it. An identity edit on YUV 4:2:0 pictures of the
 /// output size passes the decoded frame through untouched; otherwise one conversion brings the
 /// picture to the output size. Colour needs RGB24: the picture is converted to RGB24, adjusted
-/// with the 8-bit definition of ``VideoEdit`` and converted back.
+/// with the 8-bit definition of ``VideoEdit`` and converted back. Every conversion uses the
+/// pictures' own matrix and range (``PictureColour``); YUV output keeps both.
 final class FramePipeline {
     let geometry: EditGeometry
     private let edit: VideoEdit
+    private let colour: PictureColour
     private let output: AVPixelFormat
     private let path: String
     private var scaler: Scaler?
@@ -19,10 +21,12 @@ final class FramePipeline {
     private var converted: Frame?
     private let cropped = Frame()
 
-    /// Prepares the steps for `geometry` and `edit`.
-    init(geometry: EditGeometry, edit: VideoEdit, output: AVPixelFormat = AV_PIX_FMT_YUV420P, path: String) {
+    /// Prepares the steps for `geometry` and `edit` on pictures whose YUV values mean `colour`.
+    init(geometry: EditGeometry, edit: VideoEdit, colour: PictureColour, output: AVPixelFormat = AV_PIX_FMT_YUV420P,
+         path: String) {
         self.geometry = geometry
         self.edit = edit
+        self.colour = colour
         self.output = output
         self.path = path
     }
@@ -72,7 +76,8 @@ final class FramePipeline {
             return source
         }
         if scaler == nil || !scaler!.accepts(source) {
-            scaler = try Scaler(from: (source.width, source.height, source.pixelFormat), to: target, path: path)
+            scaler = try Scaler(from: (source.width, source.height, source.pixelFormat), to: target, colour: colour,
+                                path: path)
             scaled = try Frame(width: target.width, height: target.height, format: target.format, path: path)
         }
         try scaler!.scale(source, into: scaled!)
@@ -107,7 +112,8 @@ final class FramePipeline {
     private func convert(_ picture: Frame) throws(FFmpegError) -> Frame {
         if converter == nil || !converter!.accepts(picture) {
             let target = (width: picture.width, height: picture.height, format: output)
-            converter = try Scaler(from: (picture.width, picture.height, picture.pixelFormat), to: target, path: path)
+            converter = try Scaler(from: (picture.width, picture.height, picture.pixelFormat), to: target, colour: colour,
+                                   path: path)
             converted = try Frame(width: target.width, height: target.height, format: target.format, path: path)
         }
         try converter!.scale(picture, into: converted!)

@@ -28,19 +28,22 @@ extension FramePipeline: PictureEditor {
 /// The conversion to RGB follows the CPU path: when the colour changes, chroma is interpolated
 /// as ``FramePipeline`` does before adjusting; otherwise each 2 × 2 block gets its own chroma
 /// sample, so that a crop or turn gives the decoded chroma back as the CPU path, which never
-/// leaves YUV then, does.
+/// leaves YUV then, does. The conversion reads the pictures' own matrix and range, which the plan
+/// gives the renderer for the way back.
 final class BatchedPictureEditor: PictureEditor {
     private let renderer: any PictureRenderer
     private let plan: PictureRenderPlan
+    private let colour: PictureColour
     private let path: String
     private var converter: Scaler?
     private var pending: [(rgb: Frame, time: Int64, duration: Int64)] = []
     private var count = 0
     private var outputs: [Frame] = []
 
-    init(renderer: any PictureRenderer, plan: PictureRenderPlan, path: String) {
+    init(renderer: any PictureRenderer, plan: PictureRenderPlan, colour: PictureColour, path: String) {
         self.renderer = renderer
         self.plan = plan
+        self.colour = colour
         self.path = path
     }
 
@@ -48,7 +51,7 @@ final class BatchedPictureEditor: PictureEditor {
               emit: (EditedPicture) throws(FFmpegError) -> Void) throws(FFmpegError) {
         if converter == nil || !converter!.accepts(frame) {
             converter = try Scaler(from: (frame.width, frame.height, frame.pixelFormat),
-                                   to: (frame.width, frame.height, AV_PIX_FMT_RGB24),
+                                   to: (frame.width, frame.height, AV_PIX_FMT_RGB24), colour: colour,
                                    replicatingChroma: !plan.changesColour, path: path)
         }
         if count == pending.count {

@@ -34,7 +34,8 @@ public enum FrameGrabber {
         let geometry = try EditGeometry(storedWidth: Int(parameters.width), storedHeight: Int(parameters.height),
                                         displayRotation: Int(shim_stream_rotation(stream)), edit: edit,
                                         evenSize: false, path: path)
-        let pipeline = FramePipeline(geometry: geometry, edit: edit, output: AV_PIX_FMT_RGB24, path: path)
+        let pipeline = FramePipeline(geometry: geometry, edit: edit, colour: PictureColour(parameters), output: AV_PIX_FMT_RGB24,
+                                     path: path)
         let timeBase = stream.pointee.time_base
 
         var duration = input.duration

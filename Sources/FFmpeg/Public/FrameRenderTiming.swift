@@ -12,7 +12,7 @@ public enum FrameRenderTiming {
                                renderer: PictureRendererFactory? = nil) throws(FFmpegError) -> Double {
         let path = "synthetic \(width)×\(height)"
         let geometry = try EditGeometry(storedWidth: width, storedHeight: height, displayRotation: 0, edit: edit, path: path)
-        let editor = try SegmentEncoder.pictureEditor(geometry: geometry, edit: edit, stored: (width, height),
+        let editor = try SegmentEncoder.pictureEditor(geometry: geometry, edit: edit, colour: .bt709, stored: (width, height),
                                                       renderer: renderer, path: path)
         let frame = try Frame(width: Int32(width), height: Int32(height), format: AV_PIX_FMT_YUV420P, path: path)
         for plane in 0..<3 {

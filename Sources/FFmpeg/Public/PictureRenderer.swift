@@ -34,7 +34,8 @@ public struct PicturePlanes {
 }
 
 /// What to do to every picture of a segment, in stored (decoded) coordinates: crop, turn
-/// clockwise, fit the output size, colour — ``VideoEdit`` worked out for one video.
+/// clockwise, fit the output size, colour — ``VideoEdit`` worked out for one video — and how to
+/// write the result as YUV: the video's own matrix and range.
 public struct PictureRenderPlan: Sendable, Equatable {
     /// The decoded pictures' size.
     public var sourceWidth: Int, sourceHeight: Int
@@ -46,6 +47,11 @@ public struct PictureRenderPlan: Sendable, Equatable {
     public var width: Int, height: Int
     /// The edit's colour steps.
     public var exposure: Double, contrast: Double, saturation: Double
+    /// The luma weights of red and blue in the YUV matrix of the output (green's is the rest):
+    /// 0.2126 and 0.0722 for BT.709, 0.299 and 0.114 for BT.601.
+    public var lumaRed: Double, lumaBlue: Double
+    /// Whether the output's YUV values use the full range (else limited: luma 16…235).
+    public var fullRange: Bool
 
     /// Whether the colour steps change anything.
     public var changesColour: Bool { exposure != 0 || contrast != 1 || saturation != 1 }

@@ -46,7 +46,9 @@ public enum SegmentEncoder {
         let geometry = try EditGeometry(storedWidth: Int(parameters.pointee.width),
                                         storedHeight: Int(parameters.pointee.height),
                                         displayRotation: Int(shim_stream_rotation(stream)), edit: edit, path: source)
-        let editor = try pictureEditor(geometry: geometry, edit: edit, stored: (Int(parameters.pointee.width), Int(parameters.pointee.height)),
+        let colour = PictureColour(parameters.pointee)
+        let editor = try pictureEditor(geometry: geometry, edit: edit, colour: colour,
+                                       stored: (Int(parameters.pointee.width), Int(parameters.pointee.height)),
                                        renderer: renderer, path: source)
 
         let startTime = timeBase.timestamp(start)
@@ -60,8 +62,7 @@ public enum SegmentEncoder {
         let encoder = try CodecContext.videoEncoder(
             encoding, width: geometry.width, height: geometry.height, timeBase: timeBase, frameRate: rate,
             aspect: pixelAspect(parameters.pointee.sample_aspect_ratio, quarterTurns: geometry.quarterTurns),
-            colour: parameters, keepsRange: geometry.cropsNothing && geometry.quarterTurns == 0 && !edit.changesColour,
-            globalHeader: muxer.wantsGlobalHeader, path: output)
+            colour: colour, globalHeader: muxer.wantsGlobalHeader, path: output)
         let outStream = try muxer.addStream(encoder: encoder)
         try muxer.writeHeader()
 
@@ -99,20 +100,22 @@ public enum SegmentEncoder {
     }
 
     /// The renderer's editor when a factory gives one for an edit that changes the pictures,
-    /// else the CPU pipeline.
-    static func pictureEditor(geometry: EditGeometry, edit: VideoEdit, stored: (width: Int, height: Int),
-                                      renderer: PictureRendererFactory?, path: String) throws(FFmpegError) -> any PictureEditor {
+    /// else the CPU pipeline; both read and write YUV by `colour`.
+    static func pictureEditor(geometry: EditGeometry, edit: VideoEdit, colour: PictureColour, stored: (width: Int, height: Int),
+                              renderer: PictureRendererFactory?, path: String) throws(FFmpegError) -> any PictureEditor {
         let passesThrough = geometry.cropsNothing && geometry.quarterTurns == 0 && !edit.changesColour
             && geometry.width == geometry.crop.width && geometry.height == geometry.crop.height
-        guard let renderer, !passesThrough else { return FramePipeline(geometry: geometry, edit: edit, path: path) }
+        let onCPU = { FramePipeline(geometry: geometry, edit: edit, colour: colour, path: path) }
+        guard let renderer, !passesThrough else { return onCPU() }
         let plan = PictureRenderPlan(
             sourceWidth: stored.width, sourceHeight: stored.height,
             cropX: geometry.crop.x, cropY: geometry.crop.y, cropWidth: geometry.crop.width, cropHeight: geometry.crop.height,
             quarterTurns: geometry.quarterTurns, width: geometry.width, height: geometry.height,
-            exposure: edit.exposure, contrast: edit.contrast, saturation: edit.saturation)
+            exposure: edit.exposure, contrast: edit.contrast, saturation: edit.saturation,
+            lumaRed: colour.lumaWeights.red, lumaBlue: colour.lumaWeights.blue, fullRange: colour.fullRange)
         do {
-            guard let made = try renderer(plan) else { return FramePipeline(geometry: geometry, edit: edit, path: path) }
-            return BatchedPictureEditor(renderer: made, plan: plan, path: path)
+            guard let made = try renderer(plan) else { return onCPU() }
+            return BatchedPictureEditor(renderer: made, plan: plan, colour: colour, path: path)
         } catch {
             throw error as? FFmpegError ?? FFmpegError(.encodeFailed, operation: "render on the GPU", path: path, reason: "\(error)")
         }

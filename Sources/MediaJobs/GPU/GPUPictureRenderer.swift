@@ -10,6 +10,7 @@ final class GPUPictureRenderer: PictureRenderer {
 
     private let renderer: GPURenderer
     private let recipe: RenderRecipe
+    private let output: RenderOutput
     let batchSize: Int
 
     /// A renderer for `plan`, or `nil` when not even one picture fits the memory budget.
@@ -18,7 +19,8 @@ final class GPUPictureRenderer: PictureRenderer {
                               crop: .init(x: plan.cropX, y: plan.cropY, width: plan.cropWidth, height: plan.cropHeight),
                               quarterTurns: plan.quarterTurns, width: plan.width, height: plan.height,
                               exposure: plan.exposure, contrast: plan.contrast, saturation: plan.saturation)
-        batchSize = renderer.batchCapacity(for: recipe, output: .yuv420, limit: Self.maxBatch)
+        output = .yuv420(YUVMatrix(lumaRed: plan.lumaRed, lumaBlue: plan.lumaBlue, fullRange: plan.fullRange))
+        batchSize = renderer.batchCapacity(for: recipe, output: output, limit: Self.maxBatch)
         guard batchSize > 0 else { return nil }
         self.renderer = renderer
     }
@@ -26,7 +28,7 @@ final class GPUPictureRenderer: PictureRenderer {
     func render(count: Int, fill: (Int, UnsafeMutableRawPointer) throws -> Void,
                 read: (Int, PicturePlanes) throws -> Void) throws {
         let layout = YUVLayout(width: recipe.width, height: recipe.height)
-        try renderer.render(recipe, count: count, output: .yuv420, fill: fill, read: { index, bytes in
+        try renderer.render(recipe, count: count, output: output, fill: fill, read: { index, bytes in
             try read(index, PicturePlanes(luma: bytes + layout.lumaOffset, blue: bytes + layout.blueOffset,
                                           red: bytes + layout.redOffset, lumaStride: layout.lumaStride,
                                           chromaStride: layout.chromaStride))
