@@ -21,6 +21,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "SQLiteJobStore", dependencies: ["JobEngine", "CSQLite"]),
+        // PostgreSQL through libpq: the bridge a shared store is built on (DESIGN.md §10).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "Postgres", dependencies: ["CPostgres", "TaskContract"]),
 
         // C libraries and their bridges: each bridge knows its C module and the task contract only.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
@@ -46,6 +49,8 @@ let package = Package(
         .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg", "GPURender"]),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
+        // A throwaway PostgreSQL cluster (Scripts/postgres-test-cluster) and a fresh schema per test.
+        .target(name: "PostgresTestKit", dependencies: ["Postgres"]),
 
         .testTarget(name: "TaskContractTests", dependencies: ["TaskContract", "EngineTestKit"]),
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit"]),
@@ -53,6 +58,7 @@ let package = Package(
         .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestKit"]),
         .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit"]),
         .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
         .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
