@@ -11,19 +11,24 @@ public final class QueuedConnection: @unchecked Sendable {
 
     /// Opens the connection on its queue.
     init(_ open: @escaping @Sendable () throws -> Connection) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async {
-                continuation.resume(with: Result { self.connection = try open() })
-            }
-        }
+        try await enqueue { self.connection = try open() }.value()
     }
 
-    /// Runs `body` with the connection on its queue, after what was asked of it before.
+    /// Queues `body` at once, from the calling thread, to run with the connection after what was
+    /// queued before; its result is awaited later. Work started this way is under way even when
+    /// no Swift concurrency thread is free.
+    public func start<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) -> PendingResult<T> {
+        enqueue { try body(self.connection!) }
+    }
+
+    /// Runs `body` with the connection on its queue, after what was queued before.
     public func run<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try body(self.connection!) })
-            }
-        }
+        try await start(body).value()
+    }
+
+    private func enqueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> PendingResult<T> {
+        let pending = PendingResult<T>()
+        queue.async { pending.fulfil(Result { try work() }) }
+        return pending
     }
 }

@@ -43,11 +43,12 @@ struct ConnectionLossTests {
                 try connection.listen("jobs")
                 return connection.serverProcessID
             }
-            async let waited = outcome { try await listener.run { try $0.notifications(until: .now + .seconds(60)) } }
+            let waiting = listener.start { try $0.notifications(until: .now + .seconds(60)) }
             let ended: Bool = try other.query("SELECT pg_terminate_backend($1, 30000) AS ended", process)[0]["ended"]
             #expect(ended)
-            guard case .failure(let error as PostgresError) = await waited else {
-                Issue.record("waiting did not fail: \(await waited)")
+            let waited = await outcome { try await waiting.value() }
+            guard case .failure(let error as PostgresError) = waited else {
+                Issue.record("waiting did not fail: \(waited)")
                 return
             }
             #expect(error.kind == .connectionLost)

@@ -83,9 +83,9 @@ struct MigrationRunnerTests {
             // Hold the migration lock, so both racers are waiting for it before either can start.
             try holder.query("BEGIN")
             try holder.lockForTransaction(runner.lock)
-            async let first = racers[0].run { try runner.migrate($0) }
-            async let second = racers[1].run { try runner.migrate($0) }
-            try waitUntil("both racers wait for the migration lock") {
+            let first = racers[0].start { try runner.migrate($0) }
+            let second = racers[1].start { try runner.migrate($0) }
+            try await waitUntil("both racers wait for the migration lock") {
                 try holder.query(
                     "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = ANY($1::int[])",
                     "{\(processes[0]),\(processes[1])}"
@@ -93,7 +93,7 @@ struct MigrationRunnerTests {
             }
             try holder.query("COMMIT")
 
-            let applied = try await [first, second]
+            let applied = try await [first.value(), second.value()]
             #expect((applied[0] + applied[1]).sorted() == ["1-table-1", "2-table-2", "3-table-3"], "\(applied)")
             #expect(try Self.logged(holder) == ["1-table-1", "2-table-2", "3-table-3"], "each migration ran once")
             let ranBy = try holder.query("SELECT name, pid FROM migration_log").map { (try $0["name"] as String, Int32(try $0["pid"] as Int)) }

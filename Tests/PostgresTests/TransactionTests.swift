@@ -125,14 +125,14 @@ struct TransactionTests {
                 try connection.query("BEGIN")
                 try connection.query("UPDATE accounts SET balance = balance - 1 WHERE id = 2")
             }
-            async let leftSecond = outcome { try await left.run { try $0.query("UPDATE accounts SET balance = 0 WHERE id = 2").rowsAffected } }
-            try waitUntil("the left session waits for the right one's row lock") {
+            let leftSecond = left.start { try $0.query("UPDATE accounts SET balance = 0 WHERE id = 2").rowsAffected }
+            try await waitUntil("the left session waits for the right one's row lock") {
                 try bank.first.query(
                     "SELECT count(*) AS n FROM pg_locks WHERE pid = $1 AND NOT granted", leftProcess
                 )[0]["n"] == 1
             }
             let rightSecond = await outcome { try await right.run { try $0.query("UPDATE accounts SET balance = 0 WHERE id = 1").rowsAffected } }
-            let outcomes = [await leftSecond, rightSecond]
+            let outcomes = [await outcome { try await leftSecond.value() }, rightSecond]
             let failures = outcomes.compactMap { outcome -> PostgresError? in
                 if case .failure(let error) = outcome { return error as? PostgresError }
                 return nil
