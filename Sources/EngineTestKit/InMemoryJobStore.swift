@@ -102,10 +102,6 @@ public final class InMemoryJobStore: JobStore {
         }
     }
 
-    public func heartbeat(_ id: JobID, at date: Date) throws {
-        contents.withLock { $0.jobs[id]?.heartbeatAt = date }
-    }
-
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
         contents.withLock { contents in
             contents.chunks[id] = contents.chunks[id]?.map { ChunkRecord(index: $0.index, plan: $0.plan) }

@@ -31,8 +31,6 @@ public struct JobRecord: Sendable, Equatable {
     public var queueSequence: Int64
     public var createdAt: Date
     public var updatedAt: Date
-    /// Last sign of life from the running process.
-    public var heartbeatAt: Date?
     /// The process that last ran or queued the job.
     public var ownerPID: Int32?
 

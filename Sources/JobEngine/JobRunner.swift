@@ -11,7 +11,8 @@ struct JobRunner {
     let kind: AnyJobKind
     let record: JobRecord
     let task: ContinuedTask
-    let heartbeatInterval: Duration
+    /// How often the watcher looks for a cancel asked for through the store.
+    let cancelPollInterval: Duration
     /// What holds all work for now (the machine is too hot); checked at every chunk boundary.
     let hostCondition: (any HostCondition)?
 
@@ -203,13 +204,12 @@ struct JobRunner {
         return .failed(category)
     }
 
-    /// Beats the heart and turns a stop asked for through the store into the task's expiry.
+    /// Turns a stop asked for through the store (by another process) into the task's expiry.
     private func startWatcher() -> Task<Void, Never> {
-        let store = self.store, id = record.id, task = self.task, interval = heartbeatInterval
+        let store = self.store, id = record.id, task = self.task, interval = cancelPollInterval
         return Task.detached {
             while !Task.isCancelled {
                 if (try? store.isCancelRequested(id)) == true { task.expire() }
-                try? store.heartbeat(id, at: Date())
                 try? await Task.sleep(for: interval)
             }
         }

@@ -16,8 +16,8 @@ public final class JobScheduler: Sendable {
     public let maxConcurrentJobs: Int
     /// How often a queued job looks for capacity.
     public let queuePollInterval: Duration
-    /// How often a running job beats its heart and looks for a cancel request.
-    public let heartbeatInterval: Duration
+    /// How often a running job looks for a cancel request from another process.
+    public let cancelPollInterval: Duration
 
     /// What holds all work for now (for example ``ThermalGuard``); `nil` when nothing does.
     public let hostCondition: (any HostCondition)?
@@ -38,14 +38,14 @@ public final class JobScheduler: Sendable {
     public init(
         store: any JobStore, lockDirectory: URL, probe: any ResourceProbe = FixedResourceProbe(),
         maxConcurrentJobs: Int, queuePollInterval: Duration = .milliseconds(100),
-        heartbeatInterval: Duration = .seconds(1), hostCondition: (any HostCondition)? = nil
+        cancelPollInterval: Duration = .seconds(1), hostCondition: (any HostCondition)? = nil
     ) throws {
         self.store = store
         self.locks = try LockDirectory(directory: lockDirectory)
         self.probe = probe
         self.maxConcurrentJobs = max(1, maxConcurrentJobs)
         self.queuePollInterval = queuePollInterval
-        self.heartbeatInterval = heartbeatInterval
+        self.cancelPollInterval = cancelPollInterval
         self.hostCondition = hostCondition
     }
 
@@ -131,7 +131,7 @@ public final class JobScheduler: Sendable {
             if try await waitForCapacity(handle), let kind = registeredKind(for: handle.record.request.identifier) {
                 let record = try store.job(handle.id) ?? handle.record
                 outcome = await JobRunner(store: store, kind: kind, record: record, task: task,
-                                          heartbeatInterval: heartbeatInterval, hostCondition: hostCondition).run()
+                                          cancelPollInterval: cancelPollInterval, hostCondition: hostCondition).run()
             } else if registeredKind(for: handle.record.request.identifier) == nil {
                 try store.transition(handle.id, to: StateChange(state: .rejected, rejection: .unregisteredIdentifier,
                                                                 message: "no handler is registered for this kind"),

@@ -29,9 +29,6 @@ public protocol JobStore: Sendable {
     /// Sets a job's state (and what goes with it) and journals `event`, in one transaction.
     func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws
 
-    /// Records that the owning process is alive.
-    func heartbeat(_ id: JobID, at date: Date) throws
-
     /// Marks every chunk of the job pending again and resets its progress (for `restart`).
     func resetChunks(of id: JobID, progress: ProgressSnapshot) throws
 

@@ -18,7 +18,6 @@ enum JobDescription {
         object["failure"] = job.failure?.rawValue ?? NSNull()
         object["rejection"] = job.rejection?.rawValue ?? NSNull()
         object["message"] = job.message ?? NSNull()
-        object["heartbeat_at"] = job.heartbeatAt.map(iso) ?? NSNull()
         object["owner_pid"] = job.ownerPID.map { Int($0) } ?? NSNull()
         if !chunks.isEmpty { object["rendered_by"] = renderedBy(chunks) }
         return object

@@ -6,7 +6,7 @@ import TaskContract
 enum JobRow {
     static let columns = """
         id, request, spec, work_key, destination, workspace, overwrite, parallelism, state, failure, rejection,
-        message, progress, queue_seq, created_at, updated_at, heartbeat_at, owner_pid
+        message, progress, queue_seq, created_at, updated_at, owner_pid
         """
 
     /// Reads a row selected with ``columns``.
@@ -21,8 +21,7 @@ enum JobRow {
         job.message = row.optionalText(11)
         job.queueSequence = row.integer(13)
         job.updatedAt = Date(timeIntervalSince1970: row.real(15))
-        job.heartbeatAt = row.isNull(16) ? nil : Date(timeIntervalSince1970: row.real(16))
-        job.ownerPID = row.isNull(17) ? nil : Int32(row.integer(17))
+        job.ownerPID = row.isNull(16) ? nil : Int32(row.integer(16))
         return job
     }
 

@@ -43,8 +43,8 @@ public final class SQLiteJobStore: JobStore {
             try database.prepare("""
                 INSERT INTO jobs (id, identifier, kind, request, spec, work_key, destination, workspace, overwrite,
                     parallelism, state, failure, rejection, message, progress, queue_seq, created_at, updated_at,
-                    heartbeat_at, owner_pid)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, NULL, ?19)
+                    owner_pid)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
                 """).run(try JobRow.values(for: job))
             let insertChunk = try database.prepare("INSERT INTO chunks (job_id, idx, plan) VALUES (?1, ?2, ?3)")
             for (index, chunk) in chunks.enumerated() {
@@ -140,10 +140,6 @@ public final class SQLiteJobStore: JobStore {
             }
             if let event { try Self.append(event, to: database) }
         }
-    }
-
-    public func heartbeat(_ id: JobID, at date: Date) throws {
-        try write { try $0.prepare("UPDATE jobs SET heartbeat_at = ?2 WHERE id = ?1").run([.text(id.rawValue), .real(date.timeIntervalSince1970)]) }
     }
 
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {

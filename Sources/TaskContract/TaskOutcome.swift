@@ -47,9 +47,6 @@ public enum FailureCategory: String, Sendable, Codable, CaseIterable {
     case resource
     /// The job's own code failed.
     case `internal`
-
-    /// Whether resuming can succeed once the cause is dealt with.
-    public var isResumable: Bool { self != .invalidInput }
 }
 
 /// Why a submission was refused.

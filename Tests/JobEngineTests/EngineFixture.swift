@@ -15,7 +15,7 @@ struct EngineFixture {
         job = ScriptedJob(hook: hook)
         scheduler = try JobScheduler(store: store, lockDirectory: folder.url.appendingPathComponent("locks"), probe: probe,
                                      maxConcurrentJobs: maxJobs, queuePollInterval: .milliseconds(5),
-                                     heartbeatInterval: .milliseconds(5), hostCondition: hostCondition)
+                                     cancelPollInterval: .milliseconds(5), hostCondition: hostCondition)
         try scheduler.register(job)
     }
 

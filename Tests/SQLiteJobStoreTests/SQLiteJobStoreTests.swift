@@ -15,7 +15,6 @@ struct SQLiteJobStoreTests {
             let read = try #require(try store.job(job.id))
             #expect(abs(read.createdAt.timeIntervalSince(job.createdAt)) < 0.001)
             #expect(abs(read.updatedAt.timeIntervalSince(job.updatedAt)) < 0.001)
-            #expect(read.heartbeatAt == nil)
             #expect(withDates(of: read, stored) == read)
             #expect(read.kind == "export")
             #expect(try store.jobs().map(\.id) == [job.id])
@@ -98,17 +97,6 @@ struct SQLiteJobStoreTests {
             #expect(last.detail == ["outcome": "paused"])
             #expect(abs(last.at.timeIntervalSince(at)) < 0.001)
             #expect(try store.journal(of: JobID.make()).isEmpty)
-        }
-    }
-
-    @Test func heartbeatIsStored() throws {
-        try withStorePath { path in
-            let store = try SQLiteJobStore(path: path)
-            let job = try store.insert(try makeJob(), chunks: [])
-            let beat = Date(timeIntervalSince1970: 1_700_000_200.75)
-            try store.heartbeat(job.id, at: beat)
-            let stored = try #require(try store.job(job.id)?.heartbeatAt)
-            #expect(abs(stored.timeIntervalSince(beat)) < 0.001)
         }
     }
 

@@ -53,6 +53,5 @@ func withDates(of other: JobRecord, _ record: JobRecord) -> JobRecord {
     var record = record
     record.createdAt = other.createdAt
     record.updatedAt = other.updatedAt
-    record.heartbeatAt = other.heartbeatAt
     return record
 }

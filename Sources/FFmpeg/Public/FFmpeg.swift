@@ -27,10 +27,4 @@ public enum FFmpeg {
     public static func hasEncoder(_ name: String) -> Bool {
         avcodec_find_encoder_by_name(name) != nil
     }
-
-    /// The version of libavcodec this process runs with, for example `59.37.100`.
-    public static var codecVersion: String {
-        let version = avcodec_version()
-        return "\(version >> 16).\((version >> 8) & 0xff).\(version & 0xff)"
-    }
 }
