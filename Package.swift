@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "CShaders", exclude: ["glsl", "spirv"]),
         .target(name: "GPURender", dependencies: ["Vulkan", "CShaders"]),
 
-        .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive", "GPURender"]),
+        .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive", "GPURender", "Vulkan"]),
         .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg", "GPURender"]),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
@@ -62,6 +62,7 @@ let package = Package(
         .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit"]),
         .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
         .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
+        .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI"]),
         .testTarget(
             name: "MediaJobCLITests",
             dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "Vips", "FFmpeg", "Archive"]

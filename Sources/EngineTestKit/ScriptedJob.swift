@@ -39,7 +39,7 @@ public struct ScriptedJob: JobKind {
 
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard spec.units > 0 else { throw ScriptedJobError.noUnits }
-        return JobPlan(title: "Scripted \(spec.units)", destination: URL(fileURLWithPath: spec.destination),
+        return JobPlan(destination: URL(fileURLWithPath: spec.destination),
                        chunks: (0..<spec.units).map { PlannedChunk(key: "chunk-\($0)", stage: $0 % 2 == 0 ? .render : .encode) },
                        parallelism: spec.parallelism, overwrite: spec.overwrite)
     }

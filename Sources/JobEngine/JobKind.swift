@@ -51,8 +51,6 @@ extension JobKind {
 
 /// The fixed plan of one job.
 public struct JobPlan: Sendable {
-    /// Words for the person: states the result.
-    public var title: String
     /// Where the result will be published.
     public var destination: URL
     /// The chunks, in order.
@@ -64,9 +62,8 @@ public struct JobPlan: Sendable {
     /// How much work ``JobKind/finalize(_:chunks:in:)`` is, in the ``Stage/package`` stage's unit.
     public var finalizeWork: Double
 
-    public init(title: String, destination: URL, chunks: [PlannedChunk], parallelism: Int = 1, overwrite: Bool = false,
+    public init(destination: URL, chunks: [PlannedChunk], parallelism: Int = 1, overwrite: Bool = false,
                 finalizeWork: Double = 1) {
-        self.title = title
         self.destination = destination
         self.chunks = chunks
         self.parallelism = max(1, parallelism)

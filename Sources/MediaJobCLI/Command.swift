@@ -10,8 +10,14 @@ protocol Command {
     static var discussion: String { get }
     /// The options the command takes (`--help` is added to all).
     static var options: [OptionSpec] { get }
+    /// Whether the command may run media jobs, so the media libraries start before it does.
+    static var runsJobs: Bool { get }
     /// Runs the command; returns the exit code.
     static func run(_ context: CommandContext) async throws -> Int32
+}
+
+extension Command {
+    static var runsJobs: Bool { false }
 }
 
 /// Every command, in the order `help` lists them.

@@ -14,6 +14,13 @@ struct CommandContext: Sendable {
     let environment: [String: String]
     let console: Console
 
+    /// What media jobs run with in this process: the GPU that probing selected, libvips'
+    /// temporary files in the state folder's `tmp`, the monotonic clock.
+    var media: MediaEnvironment {
+        MediaEnvironment(renderer: { GPUSelection.current().renderer },
+                         temporaryDirectory: stateDirectory.appendingPathComponent("tmp"))
+    }
+
     /// Whether `--json` was given.
     var json: Bool { arguments.has("json") }
 
@@ -49,7 +56,7 @@ struct CommandContext: Sendable {
         let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),
                                          probe: probe, maxConcurrentJobs: maxJobs,
                                          hostCondition: ThermalGuard(probe: hostProbe))
-        try MediaJobKinds.register(on: scheduler)
+        try MediaJobKinds.register(on: scheduler, environment: media)
         try scheduler.cleanFinishedWorkspaces()
         return scheduler
     }
@@ -65,10 +72,13 @@ struct CommandContext: Sendable {
         return (try InputCollector.collect(arguments.positionals), URL(fileURLWithPath: output).standardizedFileURL.path)
     }
 
-    /// The pixel limits for images and videos: `--max-pixels`, else the libraries' default.
-    func limits() throws -> (image: ImageLimits, media: MediaLimits) {
-        guard let pixels = try arguments.integer("max-pixels", in: 1...1 << 40) else { return (ImageLimits(), MediaLimits()) }
-        return (ImageLimits(maxPixels: pixels), MediaLimits(maxPixels: pixels))
+    /// The settings media jobs share, for a result at `output`: `--overwrite`, `--skip-bad`,
+    /// `--max-pixels` (else the libraries' default) and `--gpu`.
+    func batchSettings(output: String) throws -> BatchSettings {
+        let pixels = try arguments.integer("max-pixels", in: 1...1 << 40)
+        return BatchSettings(output: output, overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
+                             parallelism: chunkParallelism, imageLimits: pixels.map { ImageLimits(maxPixels: $0) } ?? ImageLimits(),
+                             mediaLimits: pixels.map { MediaLimits(maxPixels: $0) } ?? MediaLimits(), gpu: try gpuPreference())
     }
 
     /// Reads /proc and /sys, or the folder `MEDIAJOB_SYSFS_ROOT` names (tests imitate them there).

@@ -6,6 +6,7 @@ import TaskContract
 /// `mediajob compress <inputs…> --output DIR`: smaller copies for sharing.
 enum CompressCommand: Command {
     static let name = "compress"
+    static let runsJobs = true
     static let synopsis = "<input>... --output DIR [--max-size WxH] [--quality Q | --target-size BYTES] [--video-crf N] [options]"
     static let summary = "Make smaller copies of photos and videos for sharing"
     static let discussion = """
@@ -43,20 +44,18 @@ enum CompressCommand: Command {
             throw UsageError("--preset must be an x264 preset such as veryfast or medium, got '\(preset)'", command: name)
         }
         let spec = CompressJob.Spec(
-            items: items, output: output,
-            maxWidth: box?.width, maxHeight: box?.height, quality: try arguments.integer("quality", in: 1...100) ?? 80,
+            items: items, maxWidth: box?.width, maxHeight: box?.height,
+            quality: try arguments.integer("quality", in: 1...100) ?? 80,
             targetSize: try arguments.integer("target-size", in: 1_000...Int(Int32.max)).map(Int64.init),
             videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,
-            overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
-            parallelism: context.chunkParallelism, imageLimits: try context.limits().image,
-            mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
+            settings: try context.batchSettings(output: output))
         let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: "Compressing \(spec.items.count) files",
+        let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),
-                                      requiredResources: spec.gpu.requiredResources)
+                                      requiredResources: spec.settings.gpu.requiredResources)
         return try await JobSession(context: context, scheduler: scheduler).run {
             let submission = try scheduler.submit(request, spec: spec)
-            context.announceRendering(spec.gpu) // after planning: the GPU probe ran meanwhile
+            context.announceRendering(spec.settings.gpu) // after planning: the GPU probe ran meanwhile
             return submission
         }
     }

@@ -6,6 +6,7 @@ import TaskContract
 /// `mediajob export <project>`: renders, encodes and packages a project.
 enum ExportCommand: Command {
     static let name = "export"
+    static let runsJobs = true
     static let synopsis = "<project> [--output PATH] [--overwrite] [--skip-bad] [--gpu auto|on|off] [options]"
     static let summary = "Export a project's photos and videos, with their edits, into a zip archive or folder"
     static let discussion = """
@@ -37,22 +38,19 @@ enum ExportCommand: Command {
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments
         let folder = URL(fileURLWithPath: try arguments.single("<project>")).standardizedFileURL
-        let gpu = try context.gpuPreference()
         let manifest = try ProjectLoader.load(folder)
         let packageName = manifest.export.package.name ?? manifest.name
         let defaultOutput = packageName + (manifest.export.package.format == "zip" && !packageName.hasSuffix(".zip") ? ".zip" : "")
         let output = URL(fileURLWithPath: arguments.value("output") ?? defaultOutput).standardizedFileURL
-        let spec = ExportJob.Spec(
-            project: folder.path, manifest: manifest, output: output.path, overwrite: arguments.has("overwrite"),
-            skipBad: arguments.has("skip-bad"), parallelism: context.chunkParallelism,
-            imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: gpu)
+        let spec = ExportJob.Spec(project: folder.path, manifest: manifest,
+                                  settings: try context.batchSettings(output: output.path))
         let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting \(manifest.name)",
+        let request = try TaskRequest(identifier: try .unique(kind: "export"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),
-                                      requiredResources: gpu.requiredResources)
+                                      requiredResources: spec.settings.gpu.requiredResources)
         return try await JobSession(context: context, scheduler: scheduler).run {
             let submission = try scheduler.submit(request, spec: spec)
-            context.announceRendering(spec.gpu) // after planning: the GPU probe ran meanwhile
+            context.announceRendering(spec.settings.gpu) // after planning: the GPU probe ran meanwhile
             return submission
         }
     }

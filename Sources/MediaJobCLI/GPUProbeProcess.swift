@@ -1,5 +1,6 @@
 import Foundation
 import GPURender
+import MediaJobs
 import Synchronization
 
 /// Probes Vulkan in a child `mediajob probe --json`, so that a job process on a machine whose
@@ -15,20 +16,20 @@ final class GPUProbeProcess: @unchecked Sendable { // report() runs under GPUSel
 
     /// Makes ``GPUSelection/current()`` ask a child process first, unless this process is that
     /// child. The child starts now when `arguments` are a command that may render on the GPU.
-    static func install(arguments: [String], environment: [String: String]) {
+    static func install(arguments: ParsedArguments, environment: [String: String]) {
         guard environment[inProcessVariable] == nil else { return }
         let child = GPUProbeProcess(environment: environment)
         if mayRender(arguments) { child.start() }
         GPUSelection.setPreflight { child.report() }
     }
 
-    /// Whether the command line may render: export, compress, resume and restart unless
-    /// `--gpu off`; thumbnail only with `--gpu on`.
-    static func mayRender(_ arguments: [String]) -> Bool {
-        let gpu = arguments.firstIndex(of: "--gpu").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-        switch arguments.first {
-        case "export", "compress", "resume", "restart": return gpu != "off"
-        case "thumbnail": return gpu == "on"
+    /// Whether the command may render: export, compress, resume and restart unless `--gpu off`;
+    /// thumbnail only with `--gpu on`.
+    static func mayRender(_ arguments: ParsedArguments) -> Bool {
+        let gpu = arguments.value("gpu")
+        switch arguments.command {
+        case "export", "compress", "resume", "restart": return gpu != GPUPreference.off.rawValue
+        case "thumbnail": return gpu == GPUPreference.on.rawValue
         default: return false
         }
     }

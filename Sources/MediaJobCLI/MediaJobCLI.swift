@@ -1,15 +1,18 @@
 import JobEngine
+import MediaJobs
 import TaskContract
 
 /// The `mediajob` program: picks the command, parses its options, runs it, and turns errors
 /// into `Error: …` lines and exit codes.
 public enum MediaJobCLI {
     /// Runs the program with `arguments` (without the program name) and returns the exit code.
+    ///
+    /// Call it first thing: before the command's first thread starts, it sets what the media
+    /// libraries read from the process environment (``MediaEnvironment/startLibraries()``).
     public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
         let console = Console()
         // Benchmark-only: measures what checkpoints cost by skipping every fsync. Never for real work.
         if environment["MEDIAJOB_BENCH_NO_FSYNC"] == "1" { DurableFiles.isSyncEnabled = false }
-        GPUProbeProcess.install(arguments: arguments, environment: environment)
         guard let first = arguments.first else {
             console.out(HelpText.overview)
             return ExitCode.completed
@@ -34,8 +37,11 @@ public enum MediaJobCLI {
                 console.out(HelpText.help(for: command))
                 return ExitCode.completed
             }
+            let context = CommandContext(arguments: parsed, environment: environment, console: console)
+            if command.runsJobs { try context.media.startLibraries() }
+            GPUProbeProcess.install(arguments: parsed, environment: environment)
             try OpenFileLimit.ensure()
-            return try await command.run(CommandContext(arguments: parsed, environment: environment, console: console))
+            return try await command.run(context)
         } catch let error as UsageError {
             let hint = (error.command ?? command.name)
             console.err("Error: \(error.message).\nUsage: \(HelpText.usage(for: command))\nRun 'mediajob help \(hint)' for details.")

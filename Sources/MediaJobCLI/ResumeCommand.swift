@@ -3,6 +3,7 @@ import JobEngine
 /// `mediajob resume JOB`: continues a paused, interrupted or failed job from its last checkpoint.
 enum ResumeCommand: Command {
     static let name = "resume"
+    static let runsJobs = true
     static let synopsis = "JOB [options]"
     static let summary = "Continue a paused, interrupted or failed job from its last checkpoint"
     static let discussion = """
@@ -27,6 +28,7 @@ enum ResumeCommand: Command {
 /// `mediajob restart JOB`: throws a job's partial work away and runs it again from nothing.
 enum RestartCommand: Command {
     static let name = "restart"
+    static let runsJobs = true
     static let synopsis = "JOB [options]"
     static let summary = "Throw a job's partial work away and run it again from the start"
     static let discussion = """

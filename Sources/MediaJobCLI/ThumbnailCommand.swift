@@ -6,6 +6,7 @@ import TaskContract
 /// `mediajob thumbnail <inputs…> --output DIR`: previews, an index and a contact sheet.
 enum ThumbnailCommand: Command {
     static let name = "thumbnail"
+    static let runsJobs = true
     static let synopsis = "<input>... --output DIR [--size N] [--format F] [--quality Q] [--overwrite] [--skip-bad] [options]"
     static let summary = "Make thumbnails of photos and videos, with an index and a contact sheet"
     static let discussion = """
@@ -31,17 +32,16 @@ enum ThumbnailCommand: Command {
         let arguments = context.arguments
         let (items, output) = try context.batch()
         let spec = ThumbnailJob.Spec(
-            items: items, output: output,
-            size: try arguments.integer("size", in: 16...4096) ?? 256, format: arguments.value("format") ?? "jpeg",
-            quality: try arguments.integer("quality", in: 1...100) ?? 80, overwrite: arguments.has("overwrite"),
-            skipBad: arguments.has("skip-bad"), parallelism: context.chunkParallelism, imageLimits: try context.limits().image, mediaLimits: try context.limits().media, gpu: try context.gpuPreference())
+            items: items, size: try arguments.integer("size", in: 16...4096) ?? 256,
+            format: arguments.value("format") ?? "jpeg", quality: try arguments.integer("quality", in: 1...100) ?? 80,
+            settings: try context.batchSettings(output: output))
         let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: "Thumbnails of \(spec.items.count) files",
+        let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),
-                                      requiredResources: spec.gpu.requiredResources)
+                                      requiredResources: spec.settings.gpu.requiredResources)
         return try await JobSession(context: context, scheduler: scheduler).run {
             let submission = try scheduler.submit(request, spec: spec)
-            if spec.gpu == .on { context.announceRendering(spec.gpu) }
+            if spec.settings.gpu == .on { context.announceRendering(spec.settings.gpu) }
             return submission
         }
     }

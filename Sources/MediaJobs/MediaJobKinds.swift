@@ -7,11 +7,11 @@ public enum MediaJobKinds {
     /// encoder on a 1080p segment. Jobs run no more chunks at once than usable memory holds.
     public static let memoryPerChunk: UInt64 = 512 << 20
 
-    /// Registers every job kind on `scheduler`.
-    public static func register(on scheduler: JobScheduler) throws {
-        try scheduler.register(SelfTestJob())
-        try scheduler.register(ExportJob())
-        try scheduler.register(ThumbnailJob())
-        try scheduler.register(CompressJob())
+    /// Registers every job kind on `scheduler`, each running with `environment`.
+    public static func register(on scheduler: JobScheduler, environment: MediaEnvironment) throws {
+        try scheduler.register(SelfTestJob(environment: environment))
+        try scheduler.register(ExportJob(environment: environment))
+        try scheduler.register(ThumbnailJob(environment: environment))
+        try scheduler.register(CompressJob(environment: environment))
     }
 }

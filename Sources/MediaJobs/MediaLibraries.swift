@@ -4,14 +4,12 @@ import Vips
 
 /// Starts libvips and FFmpeg once per process, before the first media call.
 enum MediaLibraries {
-    /// Initialises both libraries. When `temporaryDirectory` (a job's workspace) is given, TMPDIR
-    /// points there, so libvips' temporary files for large images land on the destination's disk
-    /// inside the workspace; GLib reads TMPDIR when the first temporary file is made, which
-    /// planning never does.
+    /// Initialises both libraries; later calls return at once. The first call sets `TMPDIR` to
+    /// `temporaryDirectory` when given (see ``MediaEnvironment/startLibraries()``, the only caller
+    /// that gives one, before other threads start).
     /// - Throws: ``VipsError`` when libvips cannot start.
-    static func initialize(temporaryDirectory: String? = nil) throws {
-        if let temporaryDirectory { setenv("TMPDIR", temporaryDirectory, 1) }
-        try Vips.initialize()
+    static func initialize(temporaryDirectory: URL? = nil) throws {
+        try Vips.initialize(temporaryDirectory: temporaryDirectory?.path)
         FFmpeg.initialize()
     }
 }

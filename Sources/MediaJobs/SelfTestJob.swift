@@ -31,6 +31,9 @@ public struct SelfTestJob: JobKind {
             self.output = output
             self.overwrite = overwrite
         }
+
+        /// The job's title: states the result.
+        public var title: String { "Self-test: \(units) units" }
     }
 
     /// The result file's contents.
@@ -44,7 +47,12 @@ public struct SelfTestJob: JobKind {
     /// The log of unit starts, kept in the workspace across runs.
     static let executionLog = "executions.log"
 
-    public init() {}
+    private let environment: MediaEnvironment
+
+    /// A self-test kind whose units wait by `environment`'s clock.
+    public init(environment: MediaEnvironment = MediaEnvironment()) {
+        self.environment = environment
+    }
 
     public var name: String { "selftest" }
 
@@ -54,19 +62,19 @@ public struct SelfTestJob: JobKind {
         guard spec.units >= 1, spec.units <= 1_000_000 else { throw SelfTestError.badSetting("units must be between 1 and 1000000") }
         guard spec.unitMilliseconds >= 0 else { throw SelfTestError.badSetting("unit time must not be negative") }
         let chunks = (0..<spec.units).map { PlannedChunk(key: Self.outputName($0), stage: $0 % 2 == 0 ? .render : .encode) }
-        return JobPlan(title: "Self-test: \(spec.units) units", destination: URL(fileURLWithPath: spec.output),
-                       chunks: chunks, overwrite: spec.overwrite)
+        return JobPlan(destination: URL(fileURLWithPath: spec.output), chunks: chunks, overwrite: spec.overwrite)
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
         let unit = Self.unit(of: chunk)
         try Self.appendLine("\(unit)\n", to: context.workspace.url(for: Self.executionLog))
-        let total = Duration.milliseconds(spec.unitMilliseconds * (unit % 2 == 0 ? 1 : 2))
-        let clock = ContinuousClock()
-        let deadline = clock.now + total
-        while clock.now < deadline {
+        // In slices of at most 5 ms, so that a stop lands within one.
+        var left = spec.unitMilliseconds * (unit % 2 == 0 ? 1 : 2)
+        while left > 0 {
             try context.checkStop()
-            try await clock.sleep(until: min(deadline, clock.now + .milliseconds(5)))
+            let slice = min(left, 5)
+            try await environment.clock.sleep(for: .milliseconds(slice), tolerance: nil)
+            left -= slice
         }
         if unit == spec.failAt { throw SelfTestError.failedOnPurpose(unit) }
         try context.workspace.commit(chunk.key, data: Data(Self.content(of: unit, total: spec.units).utf8))

@@ -13,7 +13,7 @@ struct WordCountJob: JobKind {
     var name: String { "wordcount" }
 
     func plan(_ spec: Spec) throws -> JobPlan {
-        JobPlan(title: "Counting words in \(spec.files.count) files", destination: URL(fileURLWithPath: spec.report),
+        JobPlan(destination: URL(fileURLWithPath: spec.report),
                 chunks: spec.files.indices.map { PlannedChunk(key: "count-\($0)", stage: .render) })
     }
 

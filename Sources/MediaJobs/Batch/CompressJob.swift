@@ -13,8 +13,6 @@ public struct CompressJob: JobKind {
     /// The compression run's settings.
     public struct Spec: Codable, Sendable, Equatable {
         public var items: [InputItem]
-        /// The folder that will hold the outputs and `report.json`.
-        public var output: String
         public var maxWidth: Int?
         public var maxHeight: Int?
         /// Photo quality (1…100) when no target size is asked for.
@@ -23,33 +21,24 @@ public struct CompressJob: JobKind {
         public var targetSize: Int64?
         public var videoCRF: Int
         public var preset: String
-        public var overwrite: Bool
-        public var skipBad: Bool
-        public var parallelism: Int
-        public var imageLimits: ImageLimits
-        public var mediaLimits: MediaLimits
-        /// Where resized pictures may render.
-        public var gpu: GPUPreference
+        /// The folder that will hold the outputs and `report.json` (``BatchSettings/output``), and
+        /// how bad items, limits and the GPU are treated.
+        public var settings: BatchSettings
 
-        public init(items: [InputItem], output: String, maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?,
-                    videoCRF: Int, preset: String, overwrite: Bool, skipBad: Bool, parallelism: Int,
-                    imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits(),
-                    gpu: GPUPreference = .auto) {
+        public init(items: [InputItem], maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?,
+                    videoCRF: Int, preset: String, settings: BatchSettings) {
             self.items = items
-            self.output = output
             self.maxWidth = maxWidth
             self.maxHeight = maxHeight
             self.quality = quality
             self.targetSize = targetSize
             self.videoCRF = videoCRF
             self.preset = preset
-            self.overwrite = overwrite
-            self.skipBad = skipBad
-            self.parallelism = parallelism
-            self.imageLimits = imageLimits
-            self.mediaLimits = mediaLimits
-            self.gpu = gpu
+            self.settings = settings
         }
+
+        /// The job's title: states the result.
+        public var title: String { "Compressing \(items.count) files" }
 
         var encoding: VideoEncoding { VideoEncoding(codec: "libx264", crf: videoCRF, preset: preset, threads: 1) }
 
@@ -61,7 +50,12 @@ public struct CompressJob: JobKind {
         }
     }
 
-    public init() {}
+    private let environment: MediaEnvironment
+
+    /// A compress kind that renders with what `environment` offers.
+    public init(environment: MediaEnvironment = MediaEnvironment()) {
+        self.environment = environment
+    }
 
     public var name: String { "compress" }
 
@@ -70,37 +64,38 @@ public struct CompressJob: JobKind {
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard !spec.items.isEmpty else { throw InputError(message: "no photos or videos were found in the inputs") }
         try MediaLibraries.initialize()
-        let planner = SegmentPlanner(parallelism: spec.parallelism)
+        let planner = SegmentPlanner(parallelism: spec.settings.parallelism)
         let chunks = try spec.items.enumerated().flatMap { index, item in
-            try MediaChunk.plan(item: index, path: item.path, start: 0, end: nil, planner: planner, limits: spec.mediaLimits,
-                                imageLimits: spec.imageLimits).map { try $0.planned(output: item.name) }
+            try MediaChunk.plan(item: index, path: item.path, start: 0, end: nil, planner: planner,
+                                limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)
+                .map { try $0.planned(output: item.name) }
         }
-        return JobPlan(title: "Compressing \(spec.items.count) files", destination: URL(fileURLWithPath: spec.output),
-                       chunks: chunks, parallelism: spec.parallelism, overwrite: spec.overwrite)
+        return spec.settings.plan(chunks)
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
-        try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
+        try MediaLibraries.initialize()
         let work = try MediaChunk(chunk)
         let item = spec.items[work.item]
+        let gpu = environment.renderer(for: spec.settings.gpu)
         var path = RenderPath.cpu
-        try SkippedItems.guarding(item.path, index: work.item, skipBad: spec.skipBad, context: context) {
+        try SkippedItems.guarding(item.path, index: work.item, skipBad: spec.settings.skipBad, context: context) {
             switch work {
             case .image:
-                path = try CompressedImage(spec: spec, item: item).commit(in: context)
+                path = try CompressedImage(spec: spec, item: item).commit(in: context, gpu: gpu)
             case .segment(_, let index, let start, let end):
                 path = try VideoChunks.segment(item.path, from: start, to: end, edit: spec.edit, encoding: spec.encoding,
-                                               as: VideoChunks.segmentName(item.name, index), limits: spec.mediaLimits,
-                                               gpu: spec.gpu.renderer, context: context)
+                                               as: VideoChunks.segmentName(item.name, index), limits: spec.settings.mediaLimits,
+                                               gpu: gpu, context: context)
             case .audio(_, let start, let end):
                 try VideoChunks.audio(item.path, from: start, to: end, mode: .copy, as: VideoChunks.audioName(item.name),
-                                      limits: spec.mediaLimits, context: context)
+                                      limits: spec.settings.mediaLimits, context: context)
             case .unreadable:
-                _ = try AssetProbe.classify(item.path, limits: spec.mediaLimits, imageLimits: spec.imageLimits)
+                _ = try AssetProbe.classify(item.path, limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)
                 throw ItemFailure(item: item.path, reason: "the file changed since the job was planned; restart the job")
             }
         }
-        return path
+        return path.rawValue
     }
 
     public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {

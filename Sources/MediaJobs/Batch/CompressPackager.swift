@@ -36,7 +36,7 @@ struct CompressPackager {
             let mine = chunks.filter { $0.item == index }
             var name = mine.contains(where: \.isImage)
                 ? try CompressedImage.committedName(of: item, in: workspace)
-                : try VideoChunks.joinItem(item.name, chunks: mine, limits: spec.mediaLimits, context: context)
+                : try VideoChunks.joinItem(item.name, chunks: mine, limits: spec.settings.mediaLimits, context: context)
             let outputBytes = try FileSize.bytes(at: workspace.url(for: name).path)
             let inputBytes = try FileSize.bytes(at: item.path)
             let copied = outputBytes >= inputBytes

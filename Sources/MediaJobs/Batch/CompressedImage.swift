@@ -1,4 +1,5 @@
 import Foundation
+import GPURender
 import JobEngine
 import Vips
 
@@ -20,13 +21,13 @@ struct CompressedImage {
         return name
     }
 
-    /// Commits the compressed photo and returns the path that rendered it (``RenderPath``).
-    func commit(in context: JobContext) throws -> String {
-        let loaded = try VipsImage.load(item.path, limits: spec.imageLimits)
+    /// Commits the compressed photo, resized on `gpu` when given, and returns the path that rendered it.
+    func commit(in context: JobContext, gpu: GPURenderer?) throws -> RenderPath {
+        let loaded = try VipsImage.load(item.path, limits: spec.settings.imageLimits)
         var edits = ProjectManifest.Edits()
         edits.maxWidth = spec.maxWidth
         edits.maxHeight = spec.maxHeight
-        let (image, path) = try PhotoRendering.apply(edits, to: loaded, gpu: spec.gpu.renderer)
+        let (image, path) = try PhotoRendering.apply(edits, to: loaded, gpu: gpu)
         let format = Self.format(for: loaded)
         let data = try encode(image, format: format)
         try context.workspace.commit(Self.name(of: item, format: format), data: data)

@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import GPURender
 import JobEngine
 import TaskContract
 import Vips
@@ -13,43 +14,37 @@ public struct ThumbnailJob: JobKind {
     /// The thumbnail run's settings.
     public struct Spec: Codable, Sendable, Equatable {
         public var items: [InputItem]
-        /// The folder that will hold the thumbnails, `index.json` and `contact-sheet.jpg`.
-        public var output: String
         /// The longest side of a thumbnail, in pixels.
         public var size: Int
         public var format: String
         public var quality: Int
-        public var overwrite: Bool
-        public var skipBad: Bool
-        /// Batches made at once.
-        public var parallelism: Int
-        public var imageLimits: ImageLimits
-        public var mediaLimits: MediaLimits
-        /// Where photos may be resized: only `on` takes them to the GPU (see ``thumbnail(of:spec:)``).
-        public var gpu: GPUPreference
+        /// The folder that will hold the thumbnails, `index.json` and `contact-sheet.jpg`
+        /// (``BatchSettings/output``), and how bad items and limits are treated; only a GPU
+        /// preference of `on` takes photos to the GPU (see ``thumbnail(of:spec:gpu:)``).
+        public var settings: BatchSettings
 
-        public init(items: [InputItem], output: String, size: Int, format: String, quality: Int, overwrite: Bool,
-                    skipBad: Bool, parallelism: Int = 1, imageLimits: ImageLimits = ImageLimits(),
-                    mediaLimits: MediaLimits = MediaLimits(), gpu: GPUPreference = .auto) {
+        public init(items: [InputItem], size: Int, format: String, quality: Int, settings: BatchSettings) {
             self.items = items
-            self.output = output
             self.size = size
             self.format = format
             self.quality = quality
-            self.overwrite = overwrite
-            self.skipBad = skipBad
-            self.parallelism = parallelism
-            self.imageLimits = imageLimits
-            self.mediaLimits = mediaLimits
-            self.gpu = gpu
+            self.settings = settings
         }
+
+        /// The job's title: states the result.
+        public var title: String { "Thumbnails of \(items.count) files" }
     }
 
     /// Most items in one chunk, and most bytes of input.
     static let batchItems = 8
     static let batchBytes: Int64 = 64 << 20
 
-    public init() {}
+    private let environment: MediaEnvironment
+
+    /// A thumbnail kind that renders with what `environment` offers.
+    public init(environment: MediaEnvironment = MediaEnvironment()) {
+        self.environment = environment
+    }
 
     public var name: String { "thumbnail" }
 
@@ -71,15 +66,15 @@ public struct ThumbnailJob: JobKind {
         let chunks = try batches.enumerated().map { number, members in
             PlannedChunk(key: "batch-\(number)", stage: .render, detail: try JSONEncoder().encode(members))
         }
-        return JobPlan(title: "Thumbnails of \(spec.items.count) files", destination: URL(fileURLWithPath: spec.output),
-                       chunks: chunks, parallelism: spec.parallelism, overwrite: spec.overwrite)
+        return spec.settings.plan(chunks)
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
-        try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
+        try MediaLibraries.initialize()
         let members = try JSONDecoder().decode([Int].self, from: chunk.detail ?? Data())
         let format = try MediaSettings.imageFormat(spec.format)
-        var failures: [String] = []
+        let gpu = spec.settings.gpu == .on ? environment.renderer() : nil
+        var failures: [ItemFailure] = []
         var paths = Set<String>()
         for index in members {
             try context.checkStop()
@@ -87,24 +82,20 @@ public struct ThumbnailJob: JobKind {
             let name = "\(item.name).\(format.fileExtension)"
             guard !context.workspace.contains(name) else { continue } // made before a crash: keep it
             do {
-                let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec)
-                paths.insert(path)
-                try context.workspace.commit(name) { temporary in
-                    try thumbnail.save(to: temporary.path, format: format, quality: spec.quality,
-                                       shouldStop: { [context] in context.isStopRequested })
+                try SkippedItems.guarding(item.path, index: index, skipBad: spec.settings.skipBad, context: context) {
+                    let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
+                    paths.insert(path.rawValue)
+                    try context.workspace.commit(name) { temporary in
+                        try thumbnail.save(to: temporary.path, format: format, quality: spec.quality,
+                                           shouldStop: { [context] in context.isStopRequested })
+                    }
                 }
-            } catch let error as CategorizedError where error.category == .invalidInput && !context.isStopRequested {
-                if spec.skipBad {
-                    try SkippedItems.record(index, reason: "\(item.path): \(error.message)", in: context.workspace)
-                } else {
-                    failures.append("\(item.path): \(error.message)")
-                }
-            } catch where context.isStopRequested {
-                throw JobStopped()
+            } catch let failure as ItemFailure {
+                failures.append(failure) // the batch's other items still go
             }
         }
-        if !failures.isEmpty { throw ItemFailure(item: chunk.key, reason: failures.joined(separator: "; ")) }
-        return paths.isEmpty ? RenderPath.cpu : paths.sorted().joined(separator: "+")
+        if !failures.isEmpty { throw ItemFailure(item: chunk.key, reason: failures.map(\.message).joined(separator: "; ")) }
+        return paths.isEmpty ? RenderPath.cpu.rawValue : paths.sorted().joined(separator: "+")
     }
 
     public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
@@ -112,27 +103,29 @@ public struct ThumbnailJob: JobKind {
         return try ThumbnailPackager(spec: spec, workspace: context.workspace).package()
     }
 
-    /// A photo's thumbnail — libvips' shrink-on-load thumbnail, or with `--gpu on` a full decode
-    /// resized on the GPU — or a video's representative frame scaled down; and the path that
+    /// A photo's thumbnail — libvips' shrink-on-load thumbnail, or, when `gpu` is given, a full
+    /// decode resized on it — or a video's representative frame scaled down; and the path that
     /// made it.
     ///
-    /// `auto` keeps photos on the CPU: JPEG and WebP decode straight at 1/2, 1/4 or 1/8 size
-    /// there, which costs less than decoding the full picture for the GPU to reduce.
-    static func thumbnail(of item: InputItem, spec: Spec) throws -> (VipsImage, String) {
-        switch try AssetProbe.classify(item.path, limits: spec.mediaLimits, imageLimits: spec.imageLimits) {
+    /// Only a preference of `on` gives a `gpu`: `auto` keeps photos on the CPU, where JPEG and
+    /// WebP decode straight at 1/2, 1/4 or 1/8 size, which costs less than decoding the full
+    /// picture for the GPU to reduce.
+    static func thumbnail(of item: InputItem, spec: Spec, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
+        let limits = spec.settings
+        switch try AssetProbe.classify(item.path, limits: limits.mediaLimits, imageLimits: limits.imageLimits) {
         case .image:
-            if spec.gpu == .on, let gpu = spec.gpu.renderer {
+            if let gpu {
                 var edits = ProjectManifest.Edits()
                 edits.maxWidth = spec.size
                 edits.maxHeight = spec.size
-                let image = try VipsImage.load(item.path, limits: spec.imageLimits, access: .sequential)
+                let image = try VipsImage.load(item.path, limits: limits.imageLimits, access: .sequential)
                 let (thumbnail, path) = try PhotoRendering.apply(edits, to: image, gpu: gpu)
-                if path == RenderPath.gpu { return (thumbnail, path) }
+                if path == .gpu { return (thumbnail, path) }
             }
-            return (try VipsImage.thumbnail(item.path, size: spec.size, limits: spec.imageLimits), RenderPath.cpu)
+            return (try VipsImage.thumbnail(item.path, size: spec.size, limits: limits.imageLimits), .cpu)
         case .video:
-            let frame = try FrameGrabber.representativeFrame(item.path, limits: spec.mediaLimits, maxDimension: spec.size)
-            return (try VipsImage.fromPixels(frame.data, width: frame.width, height: frame.height, bands: 3), RenderPath.cpu)
+            let frame = try FrameGrabber.representativeFrame(item.path, limits: limits.mediaLimits, maxDimension: spec.size)
+            return (try VipsImage.fromPixels(frame.data, width: frame.width, height: frame.height, bands: 3), .cpu)
         }
     }
 }

@@ -29,7 +29,7 @@ struct ThumbnailPackager {
                 continue
             }
             let name = "\(item.name).\(format.fileExtension)"
-            let image = try VipsImage.load(workspace.url(for: name).path, limits: spec.imageLimits)
+            let image = try VipsImage.load(workspace.url(for: name).path, limits: spec.settings.imageLimits)
             entries.append(Entry(source: item.path, output: name, width: image.width, height: image.height))
             images.append(image)
         }

@@ -18,34 +18,25 @@ public struct ExportJob: JobKind {
         /// The project folder.
         public var project: String
         public var manifest: ProjectManifest
-        /// The package's path.
-        public var output: String
-        public var overwrite: Bool
-        /// Skip bad assets (and report them) instead of failing the job.
-        public var skipBad: Bool
-        /// Chunks run at once; x264 runs one-threaded in each.
-        public var parallelism: Int
-        public var imageLimits: ImageLimits
-        public var mediaLimits: MediaLimits
-        /// Where pictures may render.
-        public var gpu: GPUPreference
+        /// The package's path (``BatchSettings/output``) and how bad assets, limits and the GPU are treated.
+        public var settings: BatchSettings
 
-        public init(project: String, manifest: ProjectManifest, output: String, overwrite: Bool, skipBad: Bool,
-                    parallelism: Int, imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits(),
-                    gpu: GPUPreference = .auto) {
+        public init(project: String, manifest: ProjectManifest, settings: BatchSettings) {
             self.project = project
             self.manifest = manifest
-            self.output = output
-            self.overwrite = overwrite
-            self.skipBad = skipBad
-            self.parallelism = parallelism
-            self.imageLimits = imageLimits
-            self.mediaLimits = mediaLimits
-            self.gpu = gpu
+            self.settings = settings
         }
+
+        /// The job's title: states the result.
+        public var title: String { String("Exporting \(manifest.name)".prefix(80)) }
     }
 
-    public init() {}
+    private let environment: MediaEnvironment
+
+    /// An export kind that renders with what `environment` offers.
+    public init(environment: MediaEnvironment = MediaEnvironment()) {
+        self.environment = environment
+    }
 
     public var name: String { "export" }
 
@@ -55,29 +46,28 @@ public struct ExportJob: JobKind {
         try MediaLibraries.initialize()
         _ = try MediaSettings.imageFormat(spec.manifest.export.image.format)
         _ = try MediaSettings.videoEncoding(spec.manifest.export.video)
-        let planner = SegmentPlanner(parallelism: spec.parallelism)
+        let planner = SegmentPlanner(parallelism: spec.settings.parallelism)
         var chunks: [PlannedChunk] = []
         for (index, asset) in spec.manifest.assets.enumerated() {
             let path = try ExportAssets.path(of: index, in: spec)
             let planned = MediaChunk.plan(item: index, path: path, start: asset.edits.trim?.start ?? 0,
-                                          end: asset.edits.trim?.end, planner: planner, limits: spec.mediaLimits,
-                                          imageLimits: spec.imageLimits)
+                                          end: asset.edits.trim?.end, planner: planner, limits: spec.settings.mediaLimits,
+                                          imageLimits: spec.settings.imageLimits)
             chunks += try planned.map { try $0.planned(output: asset.output) }
         }
-        let title = "Exporting \(spec.manifest.name)"
-        return JobPlan(title: String(title.prefix(80)), destination: URL(fileURLWithPath: spec.output), chunks: chunks,
-                       parallelism: spec.parallelism, overwrite: spec.overwrite)
+        return spec.settings.plan(chunks)
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
-        try MediaLibraries.initialize(temporaryDirectory: context.workspace.directory.path)
+        try MediaLibraries.initialize()
         let work = try MediaChunk(chunk)
         var path = RenderPath.cpu
-        try SkippedItems.guarding(ExportAssets.describe(work.item, in: spec), index: work.item, skipBad: spec.skipBad,
-                                  context: context) {
-            path = try ExportRenderer(spec: spec, context: context).render(work)
+        try SkippedItems.guarding(ExportAssets.describe(work.item, in: spec), index: work.item,
+                                  skipBad: spec.settings.skipBad, context: context) {
+            path = try ExportRenderer(spec: spec, gpu: environment.renderer(for: spec.settings.gpu), context: context)
+                .render(work)
         }
-        return path
+        return path.rawValue
     }
 
     public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {

@@ -39,7 +39,7 @@ struct ExportPackager {
 
     /// Joins a video's segments and audio without re-encoding and checks the result.
     private func joinVideo(_ index: Int, chunks: [MediaChunk]) throws -> PackageFile {
-        let name = try VideoChunks.joinItem(spec.manifest.assets[index].output, chunks: chunks, limits: spec.mediaLimits,
+        let name = try VideoChunks.joinItem(spec.manifest.assets[index].output, chunks: chunks, limits: spec.settings.mediaLimits,
                                             context: context)
         return try PackageFile(name: name, in: workspace)
     }

@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import GPURender
 import JobEngine
 import Vips
 
@@ -7,17 +8,19 @@ import Vips
 /// committing the result to the workspace, and tells which path rendered it.
 struct ExportRenderer {
     let spec: ExportJob.Spec
+    /// The renderer pictures use, or `nil` for the CPU.
+    let gpu: GPURenderer?
     let context: JobContext
 
-    func render(_ work: MediaChunk) throws -> String {
+    func render(_ work: MediaChunk) throws -> RenderPath {
         let asset = spec.manifest.assets[work.item]
         let source = try ExportAssets.path(of: work.item, in: spec)
         switch work {
         case .image:
             let settings = spec.manifest.export.image
             let format = try MediaSettings.imageFormat(settings.format)
-            let (image, path) = try PhotoRendering.apply(asset.edits, to: VipsImage.load(source, limits: spec.imageLimits),
-                                                         gpu: spec.gpu.renderer)
+            let (image, path) = try PhotoRendering.apply(asset.edits, to: VipsImage.load(source, limits: spec.settings.imageLimits),
+                                                         gpu: gpu)
             try context.workspace.commit(ExportAssets.outputName(asset.output, extension: format.fileExtension)) { temporary in
                 try image.save(to: temporary.path, format: format, quality: settings.quality,
                                shouldStop: { [context] in context.isStopRequested })
@@ -27,14 +30,14 @@ struct ExportRenderer {
             return try VideoChunks.segment(source, from: start, to: end,
                                     edit: MediaSettings.videoEdit(asset.edits, maxHeight: spec.manifest.export.video.maxHeight),
                                     encoding: try MediaSettings.videoEncoding(spec.manifest.export.video),
-                                    as: VideoChunks.segmentName(asset.output, index), limits: spec.mediaLimits,
-                                    gpu: spec.gpu.renderer, context: context)
+                                    as: VideoChunks.segmentName(asset.output, index), limits: spec.settings.mediaLimits,
+                                    gpu: gpu, context: context)
         case .audio(_, let start, let end):
             try VideoChunks.audio(source, from: start, to: end, mode: MediaSettings.audioMode(spec.manifest.export.audio),
-                                  as: VideoChunks.audioName(asset.output), limits: spec.mediaLimits, context: context)
-            return RenderPath.cpu
+                                  as: VideoChunks.audioName(asset.output), limits: spec.settings.mediaLimits, context: context)
+            return .cpu
         case .unreadable:
-            _ = try AssetProbe.classify(source, limits: spec.mediaLimits, imageLimits: spec.imageLimits)
+            _ = try AssetProbe.classify(source, limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)
             throw ItemFailure(item: ExportAssets.describe(work.item, in: spec),
                               reason: "the file changed since the job was planned; restart the job")
         }

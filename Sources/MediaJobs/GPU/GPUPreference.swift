@@ -1,10 +1,8 @@
-import GPURender
-
 /// Where a job may render: the `--gpu auto|on|off` choice, kept in the job's spec.
 ///
 /// The rule for a job whose machine changes (resumed elsewhere, driver removed): each chunk
-/// renders on the GPU when the process running it selected one and the job's preference is not
-/// `off`, else on the CPU, and records which. Both paths give the same picture within the
+/// renders on the GPU when the process running it offers one (``MediaEnvironment/renderer``)
+/// and the job's preference is not `off`, else on the CPU, and records which. Both paths give the same picture within the
 /// tolerance the parity tests state, so a job whose chunks were rendered on different paths is
 /// still valid and consistent; it is byte-identical to an uninterrupted run only when every
 /// chunk took the same path. `on` is a requirement checked when the job is submitted.
@@ -15,15 +13,4 @@ public enum GPUPreference: String, Codable, Sendable, CaseIterable {
     case on
     /// Always the CPU.
     case off
-
-    /// The renderer chunks use in this process, or `nil` for the CPU.
-    var renderer: GPURenderer? {
-        self == .off ? nil : GPUSelection.current().renderer
-    }
-}
-
-/// Which path rendered a chunk, as recorded with it.
-enum RenderPath {
-    static let cpu = "cpu"
-    static let gpu = "gpu"
 }

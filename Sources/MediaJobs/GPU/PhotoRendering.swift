@@ -5,16 +5,16 @@ import Vulkan
 /// Applies a photo's edits on the GPU when one is given and the picture fits its memory budget,
 /// else on the CPU.
 enum PhotoRendering {
-    /// The edited image and the path that rendered it (``RenderPath``).
-    static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, gpu: GPURenderer?) throws -> (VipsImage, String) {
+    /// The edited image and the path that rendered it.
+    static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
         if let gpu, changesPixels(edits, image) {
             do {
-                return (try GPUPhotoEdits.apply(edits, to: image, on: gpu), RenderPath.gpu)
+                return (try GPUPhotoEdits.apply(edits, to: image, on: gpu), .gpu)
             } catch let error as VulkanError where error.kind == .outOfMemory {
                 // Too large for the device's budget: the CPU path streams it instead.
             }
         }
-        return (try MediaSettings.apply(edits, to: image), RenderPath.cpu)
+        return (try MediaSettings.apply(edits, to: image), .cpu)
     }
 
     /// Whether the edits do anything to `image` (an image they leave alone is not uploaded).

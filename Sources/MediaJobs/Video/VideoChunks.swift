@@ -14,16 +14,16 @@ enum VideoChunks {
 
     /// Encodes `start..<end` of `source` with `edit` and `encoding` into the workspace file `name`,
     /// rendering the pictures on `gpu` when given.
-    /// - Returns: the path that rendered the pictures (``RenderPath``).
+    /// - Returns: the path that rendered the pictures.
     static func segment(_ source: String, from start: Double, to end: Double, edit: VideoEdit, encoding: VideoEncoding,
-                        as name: String, limits: MediaLimits, gpu: GPURenderer?, context: JobContext) throws -> String {
+                        as name: String, limits: MediaLimits, gpu: GPURenderer?, context: JobContext) throws -> RenderPath {
         let rendered = RenderedFlag()
         try context.workspace.commit(name) { temporary in
             _ = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: encoding,
                                           output: temporary.path, limits: limits, shouldStop: stopCheck(context),
                                           renderer: GPUPictureRenderer.factory(gpu, rendered: rendered))
         }
-        return rendered.isSet ? RenderPath.gpu : RenderPath.cpu
+        return rendered.isSet ? .gpu : .cpu
     }
 
     /// Copies or re-encodes the audio of `start..<end` of `source` into the workspace file `name`.
