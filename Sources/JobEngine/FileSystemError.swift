@@ -33,7 +33,7 @@ public struct FileSystemError: CategorizedError, Equatable, CustomStringConverti
         case EMFILE, ENFILE:
             return "too many open files while opening \(path); raise the limit (ulimit -n), then resume"
         case EEXIST:
-            return "\(path) already exists; move it away or ask for --overwrite, then resume"
+            return "\(path) already exists; move it away, then resume"
         default:
             return "\(operation) failed for \(path): \(reason); check the device (for example with dmesg), then resume"
         }

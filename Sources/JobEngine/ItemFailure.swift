@@ -27,6 +27,6 @@ public struct ItemFailures: CategorizedError, Equatable {
     public var message: String {
         let count = failures.count == 1 ? "1 item" : "\(failures.count) items"
         return "\(count) could not be processed: " + failures.map(\.message).joined(separator: "; ")
-            + ". The rest is kept; fix or remove them and resume, or run again with --skip-bad"
+            + ". The rest is kept; fix or remove them, then resume"
     }
 }

@@ -33,9 +33,9 @@ extension JobScheduler {
     ///   machine is too hot), leaving the job as it was.
     public func resume(_ id: JobID, strategy: SubmissionStrategy = .queue) throws -> JobHandle {
         if let reason = hostCondition?.reasonToWait() { throw SchedulerError.hostHolding(id, reason) }
-        let (record, lock) = try take(id, allowed: { $0.isResumable }, advice: "only paused, interrupted or failed jobs resume")
+        let (record, lock) = try take(id, for: .resume)
         guard registeredKind(for: record.request.identifier) != nil else {
-            throw SchedulerError.rejected(id, .unregisteredIdentifier, "no handler is registered for \(record.request.identifier)")
+            throw SchedulerError.rejected(id, .unregisteredIdentifier(record.request.identifier))
         }
         return try enqueue(record, strategy: strategy, lock: lock, journal: nil)
     }
@@ -43,8 +43,7 @@ extension JobScheduler {
     /// Throws a job's partial work away and takes it into this process to start again from nothing.
     /// Under `.fail`, refuses at once when no capacity is free.
     public func restart(_ id: JobID, strategy: SubmissionStrategy = .queue) throws -> JobHandle {
-        let (record, lock) = try take(id, allowed: { $0 != .completed && $0 != .rejected },
-                                      advice: "completed and rejected jobs cannot restart; submit the work again")
+        let (record, lock) = try take(id, for: .restart)
         try Workspace(directory: URL(fileURLWithPath: record.workspace)).remove()
         try store.resetChunks(of: id, progress: ProgressSnapshot(unitsTotal: record.progress.unitsTotal,
                                                                  finalizeWork: record.progress.finalizeWork,
@@ -55,8 +54,7 @@ extension JobScheduler {
 
     /// Removes a job's partial work and marks it discarded. What was already published stays.
     public func discard(_ id: JobID) throws {
-        let (record, lock) = try take(id, allowed: { $0 != .completed && $0 != .discarded },
-                                      advice: "there is nothing left to discard")
+        let (record, lock) = try take(id, for: .discard)
         if !record.workspace.isEmpty {
             try Workspace(directory: URL(fileURLWithPath: record.workspace)).remove()
         }
@@ -70,9 +68,7 @@ extension JobScheduler {
     /// - Throws: ``SchedulerError/wrongState(_:_:_:)`` when no live process holds the job.
     public func cancel(_ id: JobID) throws {
         let record = try refreshed(try store.job(id) ?? { throw SchedulerError.noSuchJob(id.rawValue) }())
-        guard record.state.isLive else {
-            throw SchedulerError.wrongState(id, record.state, "only queued or running jobs can be cancelled")
-        }
+        guard JobOperation.cancel.allows(record.state) else { throw SchedulerError.wrongState(id, record.state, .cancel) }
         try store.requestCancel(id)
     }
 
@@ -115,8 +111,7 @@ extension JobScheduler {
         if strategy == .fail {
             try withAdmission {
                 guard try hasCapacity(for: nil) else {
-                    throw SchedulerError.rejected(id, .noCapacity, "all \(maxConcurrentJobs) job slot(s) are busy; "
-                                                  + "the job stays \(record.state.rawValue); try again later or use --strategy queue")
+                    throw SchedulerError.rejected(id, .noCapacity(slots: maxConcurrentJobs, jobStays: record.state))
                 }
                 if let journal { try store.append(journal) }
                 try store.transition(id, to: StateChange(state: .running, ownerPID: getpid(), clearsCancel: true),
@@ -128,14 +123,14 @@ extension JobScheduler {
         return JobHandle(record: try store.job(id) ?? record, lock: lock)
     }
 
-    /// Takes a job's lock for a command that changes it.
-    private func take(_ id: JobID, allowed: (JobState) -> Bool, advice: String) throws -> (JobRecord, JobLock) {
+    /// Takes a job's lock for an operation that changes it.
+    private func take(_ id: JobID, for operation: JobOperation) throws -> (JobRecord, JobLock) {
         guard try store.job(id) != nil else { throw SchedulerError.noSuchJob(id.rawValue) }
         guard let lock = try JobLock.tryAcquire(locks.url(for: id)) else {
             // A stopped job held elsewhere is being resumed, restarted or discarded; its stored
             // owner is the process that last ran it, long gone, so it is not named.
             let holder = try store.job(id)
-            throw SchedulerError.ownedElsewhere(id, pid: holder?.state.isLive == true ? holder?.ownerPID : nil)
+            throw SchedulerError.ownedByAnotherProcess(id, pid: holder?.state.isLive == true ? holder?.ownerPID : nil)
         }
         guard var record = try store.job(id) else { throw SchedulerError.noSuchJob(id.rawValue) }
         if record.state.isLive {
@@ -143,7 +138,7 @@ extension JobScheduler {
             try markInterrupted(record)
             record.state = .interrupted
         }
-        guard allowed(record.state) else { throw SchedulerError.wrongState(id, record.state, advice) }
+        guard operation.allows(record.state) else { throw SchedulerError.wrongState(id, record.state, operation) }
         return (record, lock)
     }
 }

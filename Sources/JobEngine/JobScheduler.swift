@@ -66,31 +66,30 @@ public final class JobScheduler: Sendable {
     ///
     /// A `.fail` request that finds no free capacity is refused at once; a `.queue` request is
     /// queued and waits in ``run(_:)``.
-    /// - Throws: ``SchedulerError/rejected(_:_:_:)`` for an unregistered identifier, a required
-    ///   resource that is not supported, invalid input or no capacity; the rejection is recorded.
+    /// - Throws: ``SchedulerError/rejected(_:_:)`` for an unregistered identifier, a required
+    ///   resource that is not supported, invalid input, an existing destination or no capacity;
+    ///   the rejection is recorded.
     public func submit<Spec: Codable & Sendable>(_ request: TaskRequest, spec: Spec) throws -> Submission {
         let id = try newJobID(for: request.identifier)
         let specData = try AnyJobKind.encode(spec)
         guard let kind = registeredKind(for: request.identifier), kind.accepts(Spec.self) else {
-            throw try reject(id, request, specData, .unregisteredIdentifier,
-                             "no handler is registered for \(request.identifier)")
+            throw try reject(id, request, specData, .unregisteredIdentifier(request.identifier))
         }
         if let reason = probe.unsupportedReason(for: request.requiredResources) {
-            throw try reject(id, request, specData, .unsupportedResource, "the GPU is required but not usable: \(reason)")
+            throw try reject(id, request, specData, .unsupportedResource(reason))
         }
         let plan: JobPlan
         do {
             plan = try kind.plan(specData)
         } catch {
-            throw try reject(id, request, specData, .invalidInput, error.personMessage)
+            throw try reject(id, request, specData, .invalidInput(error.personMessage))
         }
         let workKey = "\(kind.name)\n\(String(decoding: specData, as: UTF8.self))"
         if let existing = try store.unfinishedJob(workKey: workKey) {
             return .existing(try refreshed(existing))
         }
         if !plan.overwrite, DurableFiles.exists(plan.destination) {
-            throw try reject(id, request, specData, .invalidInput,
-                             "\(plan.destination.path) already exists; choose another output or pass --overwrite")
+            throw try reject(id, request, specData, .destinationExists(path: plan.destination.path))
         }
         let lock = try JobLock.acquire(locks.url(for: id))
         var record = JobRecord(
@@ -104,8 +103,7 @@ public final class JobScheduler: Sendable {
             // Check and take the slot under one admission lock, so two `.fail` requests never share it.
             record = try withAdmission {
                 guard try hasCapacity(for: nil) else {
-                    throw try reject(id, request, specData, .noCapacity,
-                                     "all \(maxConcurrentJobs) job slot(s) are busy; try again later or use --strategy queue")
+                    throw try reject(id, request, specData, .noCapacity(slots: maxConcurrentJobs, jobStays: nil))
                 }
                 record.state = .running
                 let inserted = try store.insert(record, chunks: plan.chunks)
@@ -223,15 +221,15 @@ public final class JobScheduler: Sendable {
         }
     }
 
-    private func reject(_ id: JobID, _ request: TaskRequest, _ spec: Data, _ reason: RejectionReason,
-                        _ message: String) throws -> SchedulerError {
+    private func reject(_ id: JobID, _ request: TaskRequest, _ spec: Data, _ rejection: Rejection) throws -> SchedulerError {
         var record = JobRecord(id: id, request: request, spec: spec, workKey: "rejected \(id)", destination: "",
                                workspace: "", overwrite: false, parallelism: 1, state: .rejected,
                                progress: ProgressSnapshot(unitsTotal: 0, costs: UnitCostModel()))
-        record.rejection = reason
-        record.message = message
+        record.rejection = rejection.reason
+        record.message = rejection.message
         _ = try store.insert(record, chunks: [])
-        try store.append(JournalEntry(jobID: id, event: .ended, detail: ["outcome": "rejected", "reason": reason.rawValue]))
-        return .rejected(id, reason, message)
+        try store.append(JournalEntry(jobID: id, event: .ended,
+                                      detail: ["outcome": "rejected", "reason": rejection.reason.rawValue]))
+        return .rejected(id, rejection)
     }
 }

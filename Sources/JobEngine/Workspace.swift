@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TaskContract
 
 /// A job's private folder, beside its destination so that publishing is one rename on one file
 /// system. Chunk outputs are committed here; the folder outlives crashes and is removed once the
@@ -14,7 +15,7 @@ public struct Workspace: Sendable, Equatable {
 
     /// The workspace for job `id` publishing to `destination`: a hidden folder beside it.
     public static func beside(_ destination: URL, for id: JobID) -> Workspace {
-        let name = ".\(destination.lastPathComponent).mediajob-\(id.short)"
+        let name = ".\(destination.lastPathComponent).\(TaskIdentifier.prefix)-\(id.short)"
         return Workspace(directory: destination.deletingLastPathComponent().appendingPathComponent(name))
     }
 

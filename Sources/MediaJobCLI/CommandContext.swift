@@ -50,6 +50,7 @@ struct CommandContext: Sendable {
     func openScheduler() throws -> JobScheduler {
         let folder = stateDirectory
         try DurableFiles.makeDirectory(folder)
+        if let temporary = media.temporaryDirectory { try DurableFiles.makeDirectory(temporary) }
         let store = try SQLiteJobStore(path: folder.appendingPathComponent("jobs.sqlite").path)
         let maxJobs = try arguments.integer("max-jobs", in: 1...1024) ?? hostReport.defaultMaxJobs
         let probe = GPUResourceProbe()

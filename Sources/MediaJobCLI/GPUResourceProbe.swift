@@ -13,7 +13,7 @@ struct GPUResourceProbe: ResourceProbe {
     func unsupportedReason(for resource: TaskResources) -> String? {
         guard resource.contains(.gpu) else { return nil }
         let selection = GPUSelection.current()
-        return selection.renderer == nil ? selection.report.reason + " (see `mediajob probe`; use --gpu auto or off)" : nil
+        return selection.renderer == nil ? selection.report.reason : nil
     }
 }
 

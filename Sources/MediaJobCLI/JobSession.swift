@@ -15,12 +15,12 @@ struct JobSession {
         let submission: Submission
         do {
             submission = try submit()
-        } catch SchedulerError.rejected(let id, let reason, let message) {
+        } catch SchedulerError.rejected(let id, let rejection) {
             if context.json {
                 context.console.json(["event": "rejected", "job_id": id.rawValue, "outcome": "rejected",
-                                      "reason": reason.rawValue, "message": message])
+                                      "reason": rejection.reason.rawValue, "message": ErrorAdvice.sentence(for: rejection)])
             }
-            throw SchedulerError.rejected(id, reason, message)
+            throw SchedulerError.rejected(id, rejection)
         }
         switch submission {
         case .created(let handle):
@@ -100,6 +100,7 @@ struct JobSession {
             console.err("Paused at \(percent)\(job.message.map { ": \($0)" } ?? ""). Resume with: \(resumeHint)")
         case .failed(let category):
             console.err("Error: \(job.message ?? category.rawValue).")
+            if category == .invalidInput { console.err("To complete without the bad items, run the command again with --skip-bad.") }
             console.err("Failed at \(percent); finished chunks are kept. Resume with: \(resumeHint)"
                         + "   (or discard it: mediajob discard \(job.id.short)\(context.stateDirectoryArgument))")
         case .rejected, .discarded:

@@ -47,7 +47,7 @@ public enum MediaJobCLI {
             console.err("Error: \(error.message).\nUsage: \(HelpText.usage(for: command))\nRun 'mediajob help \(hint)' for details.")
             return ExitCode.usage
         } catch {
-            console.err("Error: \(error.personMessage).")
+            console.err("Error: \(ErrorAdvice.sentence(for: error)).")
             return exitCode(for: error)
         }
     }
@@ -55,9 +55,9 @@ public enum MediaJobCLI {
     /// The exit code for an error that ended a command before or outside a job.
     static func exitCode(for error: any Error) -> Int32 {
         switch error {
-        case SchedulerError.rejected(_, let reason, _): ExitCode.of(.rejected(reason))
+        case SchedulerError.rejected(_, let rejection): ExitCode.of(.rejected(rejection.reason))
         case SchedulerError.noSuchJob, SchedulerError.ambiguousJob: ExitCode.usage
-        case SchedulerError.ownedElsewhere, SchedulerError.wrongState: ExitCode.rejected
+        case SchedulerError.ownedByAnotherProcess, SchedulerError.wrongState: ExitCode.rejected
         case SchedulerError.hostHolding: ExitCode.paused
         default: error.failureCategory == .invalidInput ? ExitCode.invalidInput : ExitCode.failed
         }

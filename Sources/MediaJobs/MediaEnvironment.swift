@@ -1,6 +1,5 @@
 import Foundation
 import GPURender
-import JobEngine
 
 /// What media jobs use of the process that runs them, given to each job kind when it is made,
 /// so that no job code reaches a process global.
@@ -13,7 +12,7 @@ public struct MediaEnvironment: Sendable {
     /// render on the GPU; it is the provider's business to probe once.
     public var renderer: @Sendable () -> GPURenderer?
     /// Where libvips puts the temporary files of large images; `nil` keeps `TMPDIR`. Takes effect
-    /// through ``startLibraries()``.
+    /// through ``startLibraries()``; the folder must exist by the time a job runs.
     public var temporaryDirectory: URL?
     /// The clock chunks wait by.
     public var clock: any Clock<Duration>
@@ -29,14 +28,12 @@ public struct MediaEnvironment: Sendable {
         self.clock = clock
     }
 
-    /// Starts libvips and FFmpeg for this process with this environment's temporary folder
-    /// (created if need be). It sets process environment variables (`TMPDIR`, `SVT_LOG`), which
-    /// is safe only before other threads start: call it first thing, once. Jobs start the
-    /// libraries themselves when it was not called, without a temporary folder.
-    /// - Throws: ``FileSystemError`` when the folder cannot be made, ``VipsError`` when libvips
-    ///   cannot start.
+    /// Starts libvips and FFmpeg for this process with this environment's temporary folder. It
+    /// sets process environment variables (`TMPDIR`, `SVT_LOG`), which is safe only before other
+    /// threads start: call it first thing, once. Jobs start the libraries themselves when it was
+    /// not called, without a temporary folder.
+    /// - Throws: ``VipsError`` when libvips cannot start.
     public func startLibraries() throws {
-        if let temporaryDirectory { try DurableFiles.makeDirectory(temporaryDirectory) }
         try MediaLibraries.initialize(temporaryDirectory: temporaryDirectory)
     }
 

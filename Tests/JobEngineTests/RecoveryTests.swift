@@ -19,7 +19,7 @@ import Testing
     @Test func aJobOwnedByAnotherHolderCannotBeResumedDiscardedOrRestarted() throws {
         let fixture = try EngineFixture()
         let handle = try fixture.submit(fixture.spec())
-        #expect(throws: SchedulerError.ownedElsewhere(handle.id, pid: getpid())) { try fixture.scheduler.resume(handle.id) }
+        #expect(throws: SchedulerError.ownedByAnotherProcess(handle.id, pid: getpid())) { try fixture.scheduler.resume(handle.id) }
         #expect(throws: SchedulerError.self) { try fixture.scheduler.discard(handle.id) }
         #expect(throws: SchedulerError.self) { try fixture.scheduler.restart(handle.id) }
     }
@@ -28,7 +28,7 @@ import Testing
         let fixture = try EngineFixture()
         let handle = try fixture.submit(fixture.spec())
         _ = await fixture.scheduler.run(handle)
-        #expect(throws: SchedulerError.wrongState(handle.id, .completed, "only paused, interrupted or failed jobs resume")) {
+        #expect(throws: SchedulerError.wrongState(handle.id, .completed, .resume)) {
             try fixture.scheduler.resume(handle.id)
         }
     }

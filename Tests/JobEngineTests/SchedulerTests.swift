@@ -14,7 +14,7 @@ import Testing
         let fixture = try EngineFixture()
         let request = try TaskRequest(identifier: .unique(kind: "unknown"), title: "x", subtitle: "y")
         let error = try #require(throws: SchedulerError.self) { try fixture.scheduler.submit(request, spec: fixture.spec()) }
-        guard case .rejected(let id, .unregisteredIdentifier, _) = error else { Issue.record("\(error)"); return }
+        guard case .rejected(let id, .unregisteredIdentifier(request.identifier)) = error else { Issue.record("\(error)"); return }
         #expect(try fixture.state(id) == .rejected)
     }
 
@@ -23,8 +23,8 @@ import Testing
         let error = try #require(throws: SchedulerError.self) {
             try fixture.scheduler.submit(try fixture.request(resources: .gpu), spec: fixture.spec())
         }
-        guard case .rejected(_, .unsupportedResource, let message) = error else { Issue.record("\(error)"); return }
-        #expect(message.contains("only software devices"))
+        #expect(error.message.contains("only software devices"))
+        guard case .rejected(_, .unsupportedResource("only software devices")) = error else { Issue.record("\(error)"); return }
     }
 
     @Test func requiringASupportedGPUIsAccepted() throws {
@@ -63,7 +63,7 @@ import Testing
         let error = try #require(throws: SchedulerError.self) {
             try fixture.scheduler.submit(try fixture.request(.fail), spec: fixture.spec(name: "b.txt"))
         }
-        guard case .rejected(let id, .noCapacity, _) = error else { Issue.record("\(error)"); return }
+        guard case .rejected(let id, .noCapacity(slots: 1, jobStays: nil)) = error else { Issue.record("\(error)"); return }
         #expect(try fixture.state(id) == .rejected)
         #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("b.txt")))
         release.open()

@@ -1,0 +1,39 @@
+import TaskContract
+
+/// Why a submission was refused, with what the engine knows of it; its ``reason`` is what the
+/// store keeps.
+public enum Rejection: Sendable, Equatable {
+    /// No kind is registered for the identifier.
+    case unregisteredIdentifier(TaskIdentifier)
+    /// A required resource is not supported here; the probe's reason.
+    case unsupportedResource(String)
+    /// The kind refused the settings while planning; its message.
+    case invalidInput(String)
+    /// Something is at the destination and replacing it was not asked for.
+    case destinationExists(path: String)
+    /// Every slot is busy and the strategy was `.fail`. A refused resume or restart says what
+    /// state the job stays in.
+    case noCapacity(slots: Int, jobStays: JobState?)
+
+    /// The bounded reason stored with the rejected job.
+    public var reason: RejectionReason {
+        switch self {
+        case .unregisteredIdentifier: .unregisteredIdentifier
+        case .unsupportedResource: .unsupportedResource
+        case .invalidInput, .destinationExists: .invalidInput
+        case .noCapacity: .noCapacity
+        }
+    }
+
+    /// What happened, in the engine's words.
+    public var message: String {
+        switch self {
+        case .unregisteredIdentifier(let identifier): "no handler is registered for \(identifier)"
+        case .unsupportedResource(let reason): "the GPU is required but not usable: \(reason)"
+        case .invalidInput(let message): message
+        case .destinationExists(let path): "\(path) already exists"
+        case .noCapacity(let slots, let stays):
+            "all \(slots) job slot(s) are busy" + (stays.map { "; the job stays \($0.rawValue)" } ?? "")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import JobEngine
+import TaskContract
+
+/// Turns the engine's reasons into sentences that say what to do with this program's commands
+/// and options; the engine itself never names them.
+enum ErrorAdvice {
+    /// The error's message with the next step a person at the terminal can take.
+    /// - Parameter stateDirArgument: the `--state-dir …` words to repeat in a suggested command.
+    static func sentence(for error: any Error, stateDirArgument: String = "") -> String {
+        guard let error = error as? SchedulerError else { return error.personMessage }
+        switch error {
+        case .rejected(_, let rejection): return sentence(for: rejection)
+        case .noSuchJob: return "\(error.message); list jobs with: mediajob jobs\(stateDirArgument)"
+        case .ownedByAnotherProcess(let id, let pid):
+            let command = pid == nil ? "mediajob status \(id.short)" : "mediajob status \(id.short) --watch"
+            return "\(error.message); \(pid == nil ? "see where it stands" : "watch it") with: \(command)\(stateDirArgument)"
+        default: return error.message
+        }
+    }
+
+    /// A rejection's message with the option that avoids it.
+    static func sentence(for rejection: Rejection) -> String {
+        switch rejection {
+        case .destinationExists: "\(rejection.message); choose another output or pass --overwrite"
+        case .noCapacity: "\(rejection.message); try again later or use --strategy queue"
+        case .unsupportedResource: "\(rejection.message) (see `mediajob probe`; use --gpu auto or off)"
+        case .unregisteredIdentifier, .invalidInput: rejection.message
+        }
+    }
+}
