@@ -9,20 +9,33 @@ enum JobRow {
         message, progress, queue_seq, created_at, updated_at, owner_pid
         """
 
-    /// Reads a row selected with ``columns``.
+    /// Reads a row selected with ``columns``, by column name.
+    /// - Throws: ``SQLiteStoreError/unknownValue(column:value:job:)`` for a state, failure or
+    ///   rejection this program does not know.
     static func record(_ row: SQLiteRow) throws -> JobRecord {
+        let id = try row.text("id")
         var job = JobRecord(
-            id: JobID(rawValue: row.text(0)), request: try decode(TaskRequest.self, row.blob(1)), spec: row.blob(2),
-            workKey: row.text(3), destination: row.text(4), workspace: row.text(5), overwrite: row.integer(6) != 0,
-            parallelism: Int(row.integer(7)), state: JobState(rawValue: row.text(8)) ?? .failed,
-            progress: try decode(ProgressSnapshot.self, row.blob(12)), createdAt: Date(timeIntervalSince1970: row.real(14)))
-        job.failure = row.optionalText(9).flatMap(FailureCategory.init(rawValue:))
-        job.rejection = row.optionalText(10).flatMap(RejectionReason.init(rawValue:))
-        job.message = row.optionalText(11)
-        job.queueSequence = row.integer(13)
-        job.updatedAt = Date(timeIntervalSince1970: row.real(15))
-        job.ownerPID = row.isNull(16) ? nil : Int32(row.integer(16))
+            id: JobID(rawValue: id), request: try decode(TaskRequest.self, row.blob("request")), spec: try row.blob("spec"),
+            workKey: try row.text("work_key"), destination: try row.text("destination"), workspace: try row.text("workspace"),
+            overwrite: try row.integer("overwrite") != 0, parallelism: Int(try row.integer("parallelism")),
+            state: try known(JobState.self, row.text("state"), column: "state", job: id),
+            progress: try decode(ProgressSnapshot.self, row.blob("progress")),
+            createdAt: Date(timeIntervalSince1970: try row.real("created_at")))
+        job.failure = try row.optionalText("failure").map { try known(FailureCategory.self, $0, column: "failure", job: id) }
+        job.rejection = try row.optionalText("rejection").map { try known(RejectionReason.self, $0, column: "rejection", job: id) }
+        job.message = try row.optionalText("message")
+        job.queueSequence = try row.integer("queue_seq")
+        job.updatedAt = Date(timeIntervalSince1970: try row.real("updated_at"))
+        job.ownerPID = try row.optionalInteger("owner_pid").map { Int32($0) }
         return job
+    }
+
+    /// The stored `value` of `column` as `Value`.
+    /// - Throws: ``SQLiteStoreError/unknownValue(column:value:job:)`` when this program does not know it.
+    static func known<Value: RawRepresentable<String>>(_ type: Value.Type, _ value: String, column: String,
+                                                       job: String) throws -> Value {
+        guard let known = Value(rawValue: value) else { throw SQLiteStoreError.unknownValue(column: column, value: value, job: job) }
+        return known
     }
 
     /// The values for the `INSERT` in ``SQLiteJobStore/insert(_:chunks:)``, in its order.

@@ -9,6 +9,8 @@ final class SQLiteDatabase: @unchecked Sendable {
     private let handle: OpaquePointer
     /// The database file.
     let path: String
+    /// Every statement prepared so far, by its SQL: each is prepared once and reused.
+    private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens (creating if needed) the database at `path`, in WAL mode with full sync, foreign
     /// keys on, and a busy timeout so that other processes' writes are waited for.
@@ -17,12 +19,14 @@ final class SQLiteDatabase: @unchecked Sendable {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &pointer, flags, nil)
         guard let pointer, code == SQLITE_OK else {
-            let detail = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let extended = pointer.map { sqlite3_extended_errcode($0) } ?? code
             sqlite3_close_v2(pointer)
-            throw SQLiteError(code: code, detail: detail, context: "opening \(path)")
+            throw SQLiteError(extendedCode: extended, sqliteMessage: message, statement: "opening \(path)")
         }
         handle = pointer
         self.path = path
+        sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, 10_000)
         try switchToWAL()
         try execute(DurableFiles.isSyncEnabled ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF")
@@ -30,6 +34,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     }
 
     deinit {
+        // The statements are finalised after this, as the dictionary goes; close_v2 waits for them.
         sqlite3_close_v2(handle)
     }
 
@@ -53,11 +58,14 @@ final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
-    /// Prepares one statement.
+    /// The statement for `sql`, prepared the first time it is asked for and reused after.
     func prepare(_ sql: String) throws -> SQLiteStatement {
-        var statement: OpaquePointer?
-        try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil), sql)
-        return SQLiteStatement(statement!, database: self, sql: sql)
+        if let prepared = statements[sql] { return prepared }
+        var pointer: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil), sql)
+        let statement = SQLiteStatement(pointer!, database: self, sql: sql)
+        statements[sql] = statement
+        return statement
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, rolled back if it throws.
@@ -76,18 +84,24 @@ final class SQLiteDatabase: @unchecked Sendable {
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// Throws ``SQLiteError`` with SQLite's message unless `code` is OK, ROW or DONE.
-    func check(_ code: Int32, _ context: String) throws {
+    /// Throws ``SQLiteError`` with SQLite's extended code and message unless `code` is OK, ROW
+    /// or DONE; `statement` is the SQL (or the step) that gave it.
+    func check(_ code: Int32, _ statement: String) throws {
         guard code != SQLITE_OK, code != SQLITE_ROW, code != SQLITE_DONE else { return }
-        throw SQLiteError(code: code, detail: String(cString: sqlite3_errmsg(handle)), context: context)
+        throw SQLiteError(extendedCode: sqlite3_extended_errcode(handle), sqliteMessage: String(cString: sqlite3_errmsg(handle)),
+                          statement: statement)
     }
 }
 
-/// One prepared statement; finalised when released.
+/// One prepared statement, owned by its database's cache; finalised when released.
 final class SQLiteStatement {
     private let handle: OpaquePointer
-    private let database: SQLiteDatabase
+    private unowned let database: SQLiteDatabase
     private let sql: String
+    /// The result's column positions by name.
+    private lazy var columns: [String: Int32] = {
+        Dictionary((0..<sqlite3_column_count(handle)).map { (String(cString: sqlite3_column_name(handle, $0)), $0) }) { first, _ in first }
+    }()
 
     /// Makes SQLite copy bound text and blobs at once.
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
@@ -128,14 +142,16 @@ final class SQLiteStatement {
     /// Runs the statement to completion.
     func run(_ values: [SQLiteValue] = []) throws {
         try bind(values)
+        defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
     /// Runs the statement and reads each row with `read`.
     func rows<T>(_ values: [SQLiteValue] = [], _ read: (SQLiteRow) throws -> T) throws -> [T] {
         try bind(values)
+        defer { sqlite3_reset(handle) }
         var result: [T] = []
-        while try step() { result.append(try read(SQLiteRow(handle: handle))) }
+        while try step() { result.append(try read(SQLiteRow(handle: handle, columns: columns, sql: sql))) }
         return result
     }
 
@@ -158,22 +174,34 @@ enum SQLiteValue {
     static func optional(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
 }
 
-/// The current row of a stepping statement; columns by position.
+/// The current row of a stepping statement; columns by name.
 struct SQLiteRow {
     fileprivate let handle: OpaquePointer
+    fileprivate let columns: [String: Int32]
+    fileprivate let sql: String
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
-    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    func real(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    /// The position of the column called `name`.
+    /// - Throws: ``SQLiteStoreError/noSuchColumn(_:statement:)``.
+    private func index(_ name: String) throws -> Int32 {
+        guard let index = columns[name] else { throw SQLiteStoreError.noSuchColumn(name, statement: sql) }
+        return index
+    }
 
-    func text(_ column: Int32) -> String {
-        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+    func isNull(_ name: String) throws -> Bool { sqlite3_column_type(handle, try index(name)) == SQLITE_NULL }
+    func integer(_ name: String) throws -> Int64 { sqlite3_column_int64(handle, try index(name)) }
+    func real(_ name: String) throws -> Double { sqlite3_column_double(handle, try index(name)) }
+
+    func text(_ name: String) throws -> String {
+        guard let pointer = sqlite3_column_text(handle, try index(name)) else { return "" }
         return String(cString: pointer)
     }
 
-    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func optionalText(_ name: String) throws -> String? { try isNull(name) ? nil : try text(name) }
+    func optionalReal(_ name: String) throws -> Double? { try isNull(name) ? nil : try real(name) }
+    func optionalInteger(_ name: String) throws -> Int64? { try isNull(name) ? nil : try integer(name) }
 
-    func blob(_ column: Int32) -> Data {
+    func blob(_ name: String) throws -> Data {
+        let column = try index(name)
         let count = Int(sqlite3_column_bytes(handle, column))
         guard let pointer = sqlite3_column_blob(handle, column), count > 0 else { return Data() }
         return Data(bytes: pointer, count: count)

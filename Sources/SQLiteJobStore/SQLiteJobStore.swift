@@ -11,7 +11,8 @@ public final class SQLiteJobStore: JobStore {
     public let path: String
 
     /// Opens or creates the store at `path` (and its folder) and brings its schema up to date.
-    /// - Throws: ``SQLiteError`` when the file cannot be opened or is damaged or too new.
+    /// - Throws: ``SQLiteError`` when the file cannot be opened or is damaged, ``SQLiteStoreError`` when it
+    ///   is newer than this program.
     public convenience init(path: String) throws {
         try self.init(path: path, schemaVersion: SQLiteSchema.latest)
     }
@@ -32,7 +33,7 @@ public final class SQLiteJobStore: JobStore {
 
     /// Runs SQLite's `PRAGMA integrity_check`; `["ok"]` when the file is sound.
     public func integrityCheck() throws -> [String] {
-        try read { try $0.prepare("PRAGMA integrity_check").rows([]) { $0.text(0) } }
+        try read { try $0.prepare("PRAGMA integrity_check").rows([]) { try $0.text("integrity_check") } }
     }
 
     public func insert(_ job: JobRecord, chunks: [PlannedChunk]) throws -> JobRecord {
@@ -77,9 +78,9 @@ public final class SQLiteJobStore: JobStore {
         try read { database in
             try database.prepare("SELECT idx, plan, done, cost_s, executor FROM chunks WHERE job_id = ?1 ORDER BY idx")
                 .rows([.text(id.rawValue)]) { row in
-                    ChunkRecord(index: Int(row.integer(0)), plan: try JobRow.decode(PlannedChunk.self, row.blob(1)),
-                                isDone: row.integer(2) != 0, costSeconds: row.isNull(3) ? nil : row.real(3),
-                                executor: row.optionalText(4))
+                    ChunkRecord(index: Int(try row.integer("idx")), plan: try JobRow.decode(PlannedChunk.self, row.blob("plan")),
+                                isDone: try row.integer("done") != 0, costSeconds: try row.optionalReal("cost_s"),
+                                executor: try row.optionalText("executor"))
                 }
         }
     }
@@ -87,18 +88,15 @@ public final class SQLiteJobStore: JobStore {
     public func checkpoint(_ checkpoint: Checkpoint) throws {
         try write { database in
             let id = JobID.text(checkpoint.jobID)
-            let first = try database.prepare("SELECT COUNT(*) FROM chunks WHERE job_id = ?1 AND done = 1")
-                .rows([id]) { $0.integer(0) }.first == 0
+            let first = try database.prepare("SELECT COUNT(*) AS done FROM chunks WHERE job_id = ?1 AND done = 1")
+                .rows([id]) { try $0.integer("done") }.first == 0
             let now = Date().timeIntervalSince1970
             try FaultPoints.step(.checkpoint, operation: "checkpoint", path: path) {
                 try database.prepare("""
                     UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2
                     """).run([id, .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
                               .optional(checkpoint.executor), .real(now)])
-                guard database.changes == 1 else {
-                    throw SQLiteError(code: 1, detail: "no chunk \(checkpoint.chunkIndex) in job \(checkpoint.jobID)",
-                                      context: "recording a checkpoint")
-                }
+                guard database.changes == 1 else { throw SQLiteStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
             }
             try database.prepare("UPDATE jobs SET progress = ?2, updated_at = ?3 WHERE id = ?1")
                 .run([id, .blob(try JobRow.encode(checkpoint.progress)), .real(now)])
@@ -126,9 +124,7 @@ public final class SQLiteJobStore: JobStore {
                 """).run([key, .text(change.state.rawValue), .optional(change.failure?.rawValue),
                           .optional(change.rejection?.rawValue), .optional(change.message), .real(now),
                           change.ownerPID.map { .integer(Int64($0)) } ?? .null])
-            guard database.changes == 1 else {
-                throw SQLiteError(code: 1, detail: "no job \(id)", context: "changing a job's state")
-            }
+            guard database.changes == 1 else { throw SQLiteStoreError.noSuchJob(id) }
             if let progress = change.progress {
                 try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([key, .blob(try JobRow.encode(progress))])
                 if change.state == .completed, let kind = try Self.kind(of: id, in: database) {
@@ -156,13 +152,13 @@ public final class SQLiteJobStore: JobStore {
     }
 
     public func isCancelRequested(_ id: JobID) throws -> Bool {
-        try read { try $0.prepare("SELECT 1 FROM cancel_requests WHERE job_id = ?1").rows([.text(id.rawValue)]) { _ in true }.isEmpty == false }
+        try read { try !$0.prepare("SELECT 1 FROM cancel_requests WHERE job_id = ?1").rows([.text(id.rawValue)]) { _ in true }.isEmpty }
     }
 
     public func costHistory(kind: String) throws -> [Stage: Double] {
         try read { database in
             let pairs = try database.prepare("SELECT stage, seconds_per_work FROM cost_history WHERE kind = ?1")
-                .rows([.text(kind)]) { (Stage(rawValue: $0.text(0)), $0.real(1)) }
+                .rows([.text(kind)]) { (Stage(rawValue: try $0.text("stage")), try $0.real("seconds_per_work")) }
             return Dictionary(pairs) { _, last in last }
         }
     }
@@ -170,9 +166,10 @@ public final class SQLiteJobStore: JobStore {
     public func journal(of id: JobID) throws -> [JournalEntry] {
         try read { database in
             try database.prepare("SELECT at, event, detail FROM journal WHERE job_id = ?1 ORDER BY seq").rows([.text(id.rawValue)]) { row in
-                JournalEntry(jobID: id, at: Date(timeIntervalSince1970: row.real(0)),
-                             event: JournalEntry.Event(rawValue: row.text(1)) ?? .checkpoint,
-                             detail: try JobRow.decode([String: String].self, Data(row.text(2).utf8)))
+                JournalEntry(jobID: id, at: Date(timeIntervalSince1970: try row.real("at")),
+                             event: try JobRow.known(JournalEntry.Event.self, row.text("event"), column: "journal event",
+                                                     job: id.rawValue),
+                             detail: try JobRow.decode([String: String].self, Data(row.text("detail").utf8)))
             }
         }
     }
@@ -211,11 +208,11 @@ public final class SQLiteJobStore: JobStore {
     }
 
     private static func kind(of id: JobID, in database: SQLiteDatabase) throws -> String? {
-        try database.prepare("SELECT kind FROM jobs WHERE id = ?1").rows([.text(id.rawValue)]) { $0.text(0) }.first
+        try database.prepare("SELECT kind FROM jobs WHERE id = ?1").rows([.text(id.rawValue)]) { try $0.text("kind") }.first
     }
 
     private static func nextQueueSequence(_ database: SQLiteDatabase) throws -> Int64 {
-        try database.prepare("SELECT COALESCE(MAX(queue_seq), 0) + 1 FROM jobs").rows { $0.integer(0) }.first ?? 1
+        try database.prepare("SELECT COALESCE(MAX(queue_seq), 0) + 1 AS next FROM jobs").rows { try $0.integer("next") }.first ?? 1
     }
 }
 

@@ -72,12 +72,12 @@ enum SQLiteSchema {
     static var latest: Int { migrations.count }
 
     /// Brings the database up to `version` (default: the newest).
-    /// - Throws: ``SQLiteError`` when the database is newer than this program knows.
+    /// - Throws: ``SQLiteStoreError/schemaTooNew(path:found:known:)`` when the database is newer
+    ///   than this program knows.
     static func migrate(_ database: SQLiteDatabase, to version: Int = latest) throws {
         let current = try userVersion(database)
         guard current <= latest else {
-            throw SQLiteError(code: 1, detail: "schema version \(current) is newer than this mediajob (\(latest))",
-                              context: "opening \(database.path); upgrade mediajob")
+            throw SQLiteStoreError.schemaTooNew(path: database.path, found: current, known: latest)
         }
         for next in current..<max(current, version) {
             try database.transaction(context: "migrating \(database.path) to schema version \(next + 1)") {
@@ -91,6 +91,6 @@ enum SQLiteSchema {
 
     /// The schema version the database is at.
     static func userVersion(_ database: SQLiteDatabase) throws -> Int {
-        Int(try database.prepare("PRAGMA user_version").rows { $0.integer(0) }.first ?? 0)
+        Int(try database.prepare("PRAGMA user_version").rows { try $0.integer("user_version") }.first ?? 0)
     }
 }

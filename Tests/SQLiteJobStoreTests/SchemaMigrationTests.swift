@@ -89,8 +89,9 @@ struct SchemaMigrationTests {
             _ = try SQLiteJobStore(path: path)
             try SQLiteDatabase(path: path).execute("PRAGMA user_version = 99")
 
-            let error = try #require(throws: SQLiteError.self) { try SQLiteJobStore(path: path) }
-            #expect(error.message.contains("upgrade mediajob"))
+            let error = try #require(throws: SQLiteStoreError.self) { try SQLiteJobStore(path: path) }
+            #expect(error == .schemaTooNew(path: path, found: 99, known: SQLiteSchema.latest))
+            #expect(error.message.contains("upgrade the program"))
             #expect(error.message.contains("99"))
             #expect(error.category == .internal)
         }
@@ -107,7 +108,7 @@ struct SchemaMigrationTests {
 
     @Test func errorCategoriesFollowThePrimaryResultCode() {
         func category(_ code: Int32) -> FailureCategory {
-            SQLiteError(code: code, detail: "", context: "").category
+            SQLiteError(extendedCode: code, sqliteMessage: "", statement: "").category
         }
         #expect(category(SQLITE_FULL) == .noSpace)
         #expect(category(SQLITE_IOERR) == .io)
@@ -118,7 +119,7 @@ struct SchemaMigrationTests {
         #expect(category(SQLITE_LOCKED) == .resource)
         #expect(category(SQLITE_NOMEM) == .resource)
         #expect(category(SQLITE_CONSTRAINT) == .internal)
-        #expect(SQLiteError(code: SQLITE_FULL, detail: "", context: "checkpoint").message.contains("no space"))
+        #expect(SQLiteError(extendedCode: SQLITE_FULL, sqliteMessage: "", statement: "checkpoint").message.contains("no space"))
     }
 }
 
@@ -145,7 +146,7 @@ struct ConcurrentOpeningTests {
         try withStorePath { path in
             let store = try SQLiteJobStore(path: path)
             let job = try store.insert(try makeJob(), chunks: makeChunks(2))
-            #expect(throws: SQLiteError.self) {
+            #expect(throws: SQLiteStoreError.noSuchChunk(job.id, index: 7)) {
                 try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 7, stage: .render, kind: "export",
                                                 costSeconds: 1, executor: nil, progress: job.progress))
             }
