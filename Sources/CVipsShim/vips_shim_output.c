@@ -4,14 +4,14 @@
 int shim_save_file(VipsImage *in, ShimFormat format, const char *filename, int quality) {
     switch (format) {
     case SHIM_FORMAT_JPEG:
-        return vips_jpegsave(in, filename, "Q", quality, "strip", TRUE, NULL);
+        return vips_jpegsave(in, filename, "Q", quality, "strip", FALSE, NULL);
     case SHIM_FORMAT_WEBP:
-        return vips_webpsave(in, filename, "Q", quality, "strip", TRUE, NULL);
+        return vips_webpsave(in, filename, "Q", quality, "strip", FALSE, NULL);
     case SHIM_FORMAT_AVIF:
-        return vips_heifsave(in, filename, "Q", quality, "strip", TRUE, "bitdepth", 8,
+        return vips_heifsave(in, filename, "Q", quality, "strip", FALSE, "bitdepth", 8,
             "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
     case SHIM_FORMAT_PNG:
-        return vips_pngsave(in, filename, "compression", 6, "strip", TRUE, NULL);
+        return vips_pngsave(in, filename, "compression", 6, "strip", FALSE, NULL);
     }
     vips_error("shim_save_file", "%s", "unknown format");
     return -1;
@@ -20,14 +20,14 @@ int shim_save_file(VipsImage *in, ShimFormat format, const char *filename, int q
 int shim_save_buffer(VipsImage *in, ShimFormat format, void **buffer, size_t *length, int quality) {
     switch (format) {
     case SHIM_FORMAT_JPEG:
-        return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, NULL);
+        return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "strip", FALSE, NULL);
     case SHIM_FORMAT_WEBP:
-        return vips_webpsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, NULL);
+        return vips_webpsave_buffer(in, buffer, length, "Q", quality, "strip", FALSE, NULL);
     case SHIM_FORMAT_AVIF:
-        return vips_heifsave_buffer(in, buffer, length, "Q", quality, "strip", TRUE, "bitdepth", 8,
+        return vips_heifsave_buffer(in, buffer, length, "Q", quality, "strip", FALSE, "bitdepth", 8,
             "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
     case SHIM_FORMAT_PNG:
-        return vips_pngsave_buffer(in, buffer, length, "compression", 6, "strip", TRUE, NULL);
+        return vips_pngsave_buffer(in, buffer, length, "compression", 6, "strip", FALSE, NULL);
     }
     vips_error("shim_save_buffer", "%s", "unknown format");
     return -1;

@@ -70,6 +70,8 @@ int shim_thumbnail(const char *filename, int size, VipsImage **out) {
         "height", size,
         "size", VIPS_SIZE_DOWN,
         "fail_on", VIPS_FAIL_ON_WARNING,
+        "export_profile", "srgb",
+        "intent", VIPS_INTENT_RELATIVE,
         NULL);
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Media made for end-to-end tests with the ffmpeg command-line tool, and measurements with it.
 public enum MediaFixtures {
@@ -12,17 +13,33 @@ public enum MediaFixtures {
     /// - Throws: ``FixtureError`` with what it said when it exits with a failure.
     @discardableResult
     public static func tool(_ path: String, _ arguments: [String]) throws -> String {
+        try run(path, arguments).errors
+    }
+
+    /// Runs the program at `path` to the end and returns its standard output and error, both
+    /// read as they come so that neither pipe can fill up and stall it.
+    /// - Throws: ``FixtureError`` with what it said when it exits with a failure.
+    public static func run(_ path: String, _ arguments: [String]) throws -> (output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        let errors = Pipe()
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorBytes = Mutex(Data())
+        let drained = DispatchGroup()
+        DispatchQueue.global().async(group: drained) {
+            let data = errors.fileHandleForReading.readDataToEndOfFile()
+            errorBytes.withLock { $0 = data }
+        }
+        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        drained.wait()
         process.waitUntilExit()
+        let text = String(decoding: errorBytes.withLock { $0 }, as: UTF8.self)
         guard process.terminationStatus == 0 else { throw FixtureError(message: "\(path) \(arguments): \(text)") }
-        return text
+        return (outputText, text)
     }
 
     /// A test clip: testsrc2 at `size` and 25 fps for `seconds`, a keyframe every second, with a tone.

@@ -14,6 +14,11 @@ enum CommonOptions {
     static let gpu = OptionSpec.option("gpu", "auto|on|off",
                                        "render on a Vulkan GPU that passed its probe (auto, default), require one (on, exit 69 without), or never (off)")
 
+    static let keepProfile = OptionSpec.flag("keep-profile",
+                                             "keep photos in their colour space with their ICC profile (default: convert to sRGB)")
+    static let keepMetadata = OptionSpec.flag("keep-metadata",
+                                              "keep all photo metadata, location and serial numbers included (default: the safe set)")
+
     /// The options batch commands (thumbnail, compress) take besides their own.
     static let batch = [
         OptionSpec.option("output", "DIR", "the folder to create (required)"),

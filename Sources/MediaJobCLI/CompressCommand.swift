@@ -17,7 +17,9 @@ enum CompressCommand: Command {
         time, and joined without re-encoding; audio is copied. Where an output would be larger
         than its input, the input is copied instead and report.json says so. DIR must not
         exist yet unless --overwrite is given. Resizing (photos and video frames) runs on a
-        Vulkan GPU when probing selected one, else on the CPU (--gpu).
+        Vulkan GPU when probing selected one, else on the CPU (--gpu). Photos are converted to
+        sRGB through their ICC profile (--keep-profile keeps theirs) and keep only their capture
+        time, description, artist and copyright (--keep-metadata keeps all), copies included.
 
         Examples:
           mediajob compress holiday/ --output share --max-size 1920x1080
@@ -30,6 +32,7 @@ enum CompressCommand: Command {
         .option("target-size", "BYTES", "largest size for each photo; the quality is searched to meet it"),
         .option("video-crf", "N", "x264 constant rate factor 0 to 51 (default 23; higher is smaller)"),
         .option("preset", "P", "x264 preset, ultrafast … veryslow (default veryfast)"),
+        CommonOptions.keepProfile, CommonOptions.keepMetadata,
     ] + CommonOptions.batch
 
     static func run(_ context: CommandContext) async throws -> Int32 {
@@ -48,7 +51,8 @@ enum CompressCommand: Command {
             quality: try arguments.integer("quality", in: 1...100) ?? 80,
             targetSize: try arguments.integer("target-size", in: 1_000...Int(Int32.max)).map(Int64.init),
             videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,
-            settings: try context.batchSettings(output: output))
+            settings: try context.batchSettings(output: output),
+            profile: arguments.has("keep-profile") ? .keep : .srgb, metadata: arguments.has("keep-metadata") ? .all : .safe)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),

@@ -24,6 +24,10 @@ enum ExportCommand: Command {
         `mediajob probe`), else on the CPU; both give the same pictures within the tolerance the
         README states, and each chunk records which path rendered it (`mediajob status JOB`).
 
+        Photos are converted to sRGB through their ICC profile and keep only their capture time,
+        description, artist and copyright (README: photo colour, photo metadata); --keep-profile
+        and --keep-metadata override the manifest's export.image.profile and export.metadata.
+
         Examples:
           mediajob export Media/sample
           mediajob export ~/Projects/holiday --output ~/holiday.zip --json
@@ -32,13 +36,15 @@ enum ExportCommand: Command {
         .option("output", "PATH", "where the package goes (default: <package name>.zip in the current folder)"),
         .flag("overwrite", "replace an existing package at the destination"),
         CommonOptions.skipBad, CommonOptions.maxPixels,
-        CommonOptions.gpu,
+        CommonOptions.gpu, CommonOptions.keepProfile, CommonOptions.keepMetadata,
     ] + CommonOptions.running
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments
         let folder = URL(fileURLWithPath: try arguments.single("<project>")).standardizedFileURL
-        let manifest = try ProjectLoader.load(folder)
+        var manifest = try ProjectLoader.load(folder)
+        if arguments.has("keep-profile") { manifest.export.image.profile = .keep }
+        if arguments.has("keep-metadata") { manifest.export.metadata = .all }
         let packageName = manifest.export.package.name ?? manifest.name
         let defaultOutput = packageName + (manifest.export.package.format == "zip" && !packageName.hasSuffix(".zip") ? ".zip" : "")
         let output = URL(fileURLWithPath: arguments.value("output") ?? defaultOutput).standardizedFileURL

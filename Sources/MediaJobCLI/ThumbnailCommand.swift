@@ -17,6 +17,8 @@ enum ThumbnailCommand: Command {
         dimensions) and contact-sheet.jpg. DIR must not exist yet unless --overwrite is given.
         With --gpu on, photos are decoded whole and reduced on the GPU; otherwise (auto, off)
         shrink-on-load on the CPU is faster than any full decode, so photos stay there.
+        Thumbnails and the contact sheet are always sRGB (converted through the photo's ICC
+        profile); thumbnails keep the safe metadata set unless --keep-metadata is given.
 
         Examples:
           mediajob thumbnail ~/Pictures/2026 --output ~/thumbs --size 256
@@ -26,6 +28,7 @@ enum ThumbnailCommand: Command {
         .option("size", "N", "longest side in pixels (default 256)"),
         .option("format", "F", "jpeg (default), webp, avif or png"),
         .option("quality", "Q", "1 to 100 (default 80)"),
+        CommonOptions.keepMetadata,
     ] + CommonOptions.batch
 
     static func run(_ context: CommandContext) async throws -> Int32 {
@@ -34,7 +37,7 @@ enum ThumbnailCommand: Command {
         let spec = ThumbnailJob.Spec(
             items: items, size: try arguments.integer("size", in: 16...4096) ?? 256,
             format: arguments.value("format") ?? "jpeg", quality: try arguments.integer("quality", in: 1...100) ?? 80,
-            settings: try context.batchSettings(output: output))
+            settings: try context.batchSettings(output: output), metadata: arguments.has("keep-metadata") ? .all : .safe)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),

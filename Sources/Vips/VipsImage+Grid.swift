@@ -5,10 +5,10 @@ extension VipsImage {
     /// A contact sheet: the images in rows of `columns`, each centred in a `cell` × `cell`
     /// square, `spacing` pixels apart, on `background`.
     ///
-    /// Each image is converted to 8-bit sRGB, flattened onto `background` if it has alpha, and
+    /// Each image is converted to 8-bit sRGB (through its colour profile), flattened onto `background` if it has alpha, and
     /// scaled down to fit its cell if larger (thumbnails made with ``thumbnail(_:size:limits:)``
     /// at `cell` already fit). The last row is padded with `background`. The result is three-band
-    /// sRGB, `min(columns, count)` cells wide.
+    /// sRGB without metadata, `min(columns, count)` cells wide.
     ///
     /// - Parameters:
     ///   - images: At least one image.
@@ -27,7 +27,7 @@ extension VipsImage {
                                 + "more pixels, spacing of 0 or more and a background of 1 or 3 values")
         }
         let cells = try images.map { image in
-            try image.toSRGB8()
+            try image.colourManaged(.srgb).toSRGB8()
                 .flattened(background: background)
                 .resize(maxWidth: cell, maxHeight: cell)
                 .embeddedInCentre(width: cell, height: cell, background: background)
@@ -41,6 +41,7 @@ extension VipsImage {
             }
         }
         try VipsError.check(status) { VipsError(.other, path: nil, libraryMessage: $0) }
-        return VipsImage(owning: output!, sourcePath: nil)
+        // The first cell's metadata (its EXIF, its author) would otherwise stand for the sheet.
+        return try VipsImage(owning: output!, sourcePath: nil).withoutMetadata()
     }
 }

@@ -5,8 +5,10 @@ import Foundation
 extension VipsImage {
     /// Writes the image to a file, computing its pixels.
     ///
-    /// Metadata (EXIF, XMP, ICC, comments) is stripped, so equal images give equal bytes.
-    /// JPEG, WebP and AVIF use `quality`; PNG uses zlib level 6. An image with alpha is flattened
+    /// The file carries the image's metadata as `metadata` allows (see ``MetadataPolicy``; use
+    /// ``withMetadata(of:)`` for pixels made outside libvips), never an orientation (images are
+    /// saved upright), and an ICC profile: the image's own, or sRGB for colour images without one,
+    /// so that viewers cannot misread the colours. Equal images give equal bytes. JPEG, WebP and AVIF use `quality`; PNG uses zlib level 6. An image with alpha is flattened
     /// onto white for JPEG. The file is written under a temporary name in the same folder and
     /// renamed into place when complete: on any failure or stop, nothing is left at `path` (an
     /// existing file there is kept) and the temporary file is removed.
@@ -15,16 +17,17 @@ extension VipsImage {
     ///   - path: The destination; replaced if it exists.
     ///   - format: The output format, whatever the extension of `path`.
     ///   - quality: 1…100 for lossy formats (clamped).
+    ///   - metadata: What of the image's metadata the file keeps.
     ///   - shouldStop: Asked before and during the computation, from libvips' threads; when it
     ///     returns true the computation is killed.
     /// - Throws: ``VipsError`` of kind ``VipsError/Kind/stopped`` after a stop,
     ///   ``VipsError/Kind/writeFailed(noSpace:)`` when writing fails, ``VipsError/Kind/corrupt``
     ///   when the source file fails to decode, ``VipsError/Kind/formatUnavailable(_:)``.
     public func save(
-        to path: String, format: ImageFormat, quality: Int = 80, shouldStop: (@Sendable () -> Bool)? = nil
+        to path: String, format: ImageFormat, quality: Int = 80, metadata: MetadataPolicy = .safe,
+        shouldStop: (@Sendable () -> Bool)? = nil
     ) throws {
-        try format.requireAvailable()
-        let image = format == .jpeg ? try flattened(background: [255]) : self
+        let image = try readyToEncode(format, metadata: metadata)
         let temporary = Self.temporaryPath(for: path)
         do {
             let watch = try EvaluationWatch(image, shouldStop: shouldStop)
@@ -47,11 +50,11 @@ extension VipsImage {
         }
     }
 
-    /// The image encoded in memory, as ``save(to:format:quality:shouldStop:)`` would write it.
-    /// - Throws: ``VipsError`` as for ``save(to:format:quality:shouldStop:)``.
-    public func encoded(format: ImageFormat, quality: Int = 80) throws -> Data {
-        try format.requireAvailable()
-        let image = format == .jpeg ? try flattened(background: [255]) : self
+    /// The image encoded in memory, as ``save(to:format:quality:metadata:shouldStop:)`` would
+    /// write it.
+    /// - Throws: ``VipsError`` as for ``save(to:format:quality:metadata:shouldStop:)``.
+    public func encoded(format: ImageFormat, quality: Int = 80, metadata: MetadataPolicy = .safe) throws -> Data {
+        let image = try readyToEncode(format, metadata: metadata)
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         try VipsError.check(shim_save_buffer(image.pointer, format.shimFormat, &buffer, &length, Self.clamped(quality))) {
@@ -73,6 +76,12 @@ extension VipsImage {
         }
         let data = Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
         return (data, image.width, image.height, image.bands)
+    }
+
+    /// The image as the saver for `format` takes it: flattened for JPEG, metadata prepared.
+    private func readyToEncode(_ format: ImageFormat, metadata: MetadataPolicy) throws -> VipsImage {
+        try format.requireAvailable()
+        return try (format == .jpeg ? flattened(background: [255]) : self).preparedForSaving(metadata)
     }
 
     /// A hidden name next to `path` for writing before the rename.

@@ -7,7 +7,7 @@ typealias ImagePointer = UnsafeMutablePointer<CVips.VipsImage>
 /// An image held by libvips: a recipe for pixels, computed when saved or read.
 ///
 /// Every operation returns a new image and leaves the receiver as it was. libvips computes
-/// lazily: an edit costs almost nothing until ``save(to:format:quality:shouldStop:)``,
+/// lazily: an edit costs almost nothing until ``save(to:format:quality:metadata:shouldStop:)``,
 /// ``encoded(format:quality:)`` or ``pixels()`` asks for the pixels, and decode errors of the
 /// source file surface there.
 ///
@@ -16,7 +16,7 @@ typealias ImagePointer = UnsafeMutablePointer<CVips.VipsImage>
 /// references and are safe to run from many threads on the same input (libvips' images are
 /// immutable once built and its region and cache code is thread-safe). Metadata is never set on
 /// a shared image; watching an evaluation uses a private view (see
-/// ``save(to:format:quality:shouldStop:)``).
+/// ``save(to:format:quality:metadata:shouldStop:)``).
 public final class VipsImage: @unchecked Sendable {
     /// The owned libvips image; released in `deinit`.
     let pointer: ImagePointer

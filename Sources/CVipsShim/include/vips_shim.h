@@ -34,7 +34,7 @@ int shim_open(const char *loader, const char *filename, int sequential, VipsImag
 const char *shim_loader_name(VipsImage *image);
 
 /// Shrink-on-load thumbnail: longest side `size`, never enlarged, EXIF-rotated, fails on decode
-/// errors.
+/// errors; converted to sRGB through its ICC profile (CMYK without one: libvips' CMYK profile).
 int shim_thumbnail(const char *filename, int size, VipsImage **out);
 
 /// A copy of 8-bit interleaved pixels; sRGB for 3 or 4 bands, B_W for 1 or 2.
@@ -70,6 +70,25 @@ int shim_subtract(VipsImage *left, VipsImage *right, VipsImage **out);
 int shim_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
 int shim_avg(VipsImage *in, double *out);
 
+// MARK: - Colour profiles and metadata
+
+/// Whether the image carries an embedded ICC profile.
+int shim_has_icc(VipsImage *in);
+
+/// 8-bit sRGB through the embedded ICC profile (libvips' built-in CMYK profile for a CMYK image
+/// without one), relative colorimetric intent; the output carries libvips' sRGB profile.
+int shim_icc_to_srgb(VipsImage *in, VipsImage **out);
+
+/// A private view of `in`'s pixels whose metadata (EXIF, XMP, IPTC, ICC, comments, orientation)
+/// is `source`'s instead of its own; none when `source` is NULL. NULL on failure.
+VipsImage *shim_view_with_metadata_of(VipsImage *in, VipsImage *source);
+
+/// A private view of `in` ready for a saver: no orientation; unless `keep_all`, only the EXIF
+/// fields ImageDescription, Artist, Copyright, DateTimeOriginal (with its sub-seconds and offset)
+/// and the ICC profile; three- or four-band sRGB without a profile gets libvips' sRGB profile.
+/// NULL on failure.
+VipsImage *shim_view_for_saving(VipsImage *in, int keep_all);
+
 // MARK: - Output
 
 /// Output formats, in the order of the Swift ImageFormat cases.
@@ -80,7 +99,8 @@ typedef enum {
     SHIM_FORMAT_PNG = 3,
 } ShimFormat;
 
-/// Saves with metadata stripped; `quality` applies to JPEG, WebP and AVIF, PNG uses compression 6.
+/// Saves with the image's metadata (prepare it with shim_view_for_saving); `quality` applies to
+/// JPEG, WebP and AVIF, PNG uses compression 6.
 int shim_save_file(VipsImage *in, ShimFormat format, const char *filename, int quality);
 /// As shim_save_file, into a buffer the caller frees with g_free.
 int shim_save_buffer(VipsImage *in, ShimFormat format, void **buffer, size_t *length, int quality);

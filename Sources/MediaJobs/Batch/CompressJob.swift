@@ -24,9 +24,14 @@ public struct CompressJob: JobKind {
         /// The folder that will hold the outputs and `report.json` (``BatchSettings/output``), and
         /// how bad items, limits and the GPU are treated.
         public var settings: BatchSettings
+        /// Photos converted to sRGB, or kept in their colour space with their profile.
+        public var profile: ColourProfilePolicy
+        /// What photos keep of their metadata, re-encoded or copied.
+        public var metadata: MetadataPolicy
 
         public init(items: [InputItem], maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?,
-                    videoCRF: Int, preset: String, settings: BatchSettings) {
+                    videoCRF: Int, preset: String, settings: BatchSettings, profile: ColourProfilePolicy = .srgb,
+                    metadata: MetadataPolicy = .safe) {
             self.items = items
             self.maxWidth = maxWidth
             self.maxHeight = maxHeight
@@ -35,6 +40,8 @@ public struct CompressJob: JobKind {
             self.videoCRF = videoCRF
             self.preset = preset
             self.settings = settings
+            self.profile = profile
+            self.metadata = metadata
         }
 
         /// The job's title: states the result.

@@ -23,7 +23,7 @@ struct CompressedImage {
 
     /// Commits the compressed photo, resized on `gpu` when given, and returns the path that rendered it.
     func commit(in context: JobContext, gpu: GPURenderer?) throws -> RenderPath {
-        let loaded = try VipsImage.load(item.path, limits: spec.settings.imageLimits)
+        let loaded = try VipsImage.load(item.path, limits: spec.settings.imageLimits).colourManaged(spec.profile)
         var edits = ProjectManifest.Edits()
         edits.maxWidth = spec.maxWidth
         edits.maxHeight = spec.maxHeight
@@ -46,12 +46,14 @@ struct CompressedImage {
     /// The encoded photo: at the asked quality, or the highest quality (searched by halving)
     /// whose size meets the target; the lowest quality when none does.
     private func encode(_ image: VipsImage, format: ImageFormat) throws -> Data {
-        guard let target = spec.targetSize, format != .png else { return try image.encoded(format: format, quality: spec.quality) }
+        guard let target = spec.targetSize, format != .png else {
+            return try image.encoded(format: format, quality: spec.quality, metadata: spec.metadata)
+        }
         var low = 5, high = 95
-        var best = try image.encoded(format: format, quality: low)
+        var best = try image.encoded(format: format, quality: low, metadata: spec.metadata)
         while low <= high {
             let middle = (low + high) / 2
-            let data = try image.encoded(format: format, quality: middle)
+            let data = try image.encoded(format: format, quality: middle, metadata: spec.metadata)
             if Int64(data.count) <= target {
                 best = data
                 low = middle + 1

@@ -22,13 +22,17 @@ public struct ThumbnailJob: JobKind {
         /// (``BatchSettings/output``), and how bad items and limits are treated; only a GPU
         /// preference of `on` takes photos to the GPU (see ``thumbnail(of:spec:gpu:)``).
         public var settings: BatchSettings
+        /// What thumbnails keep of their photo's metadata. Thumbnails are always sRGB.
+        public var metadata: MetadataPolicy
 
-        public init(items: [InputItem], size: Int, format: String, quality: Int, settings: BatchSettings) {
+        public init(items: [InputItem], size: Int, format: String, quality: Int, settings: BatchSettings,
+                    metadata: MetadataPolicy = .safe) {
             self.items = items
             self.size = size
             self.format = format
             self.quality = quality
             self.settings = settings
+            self.metadata = metadata
         }
 
         /// The job's title: states the result.
@@ -86,7 +90,7 @@ public struct ThumbnailJob: JobKind {
                     let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
                     paths.insert(path.rawValue)
                     try context.workspace.commit(name) { temporary in
-                        try thumbnail.save(to: temporary.path, format: format, quality: spec.quality,
+                        try thumbnail.save(to: temporary.path, format: format, quality: spec.quality, metadata: spec.metadata,
                                            shouldStop: { [context] in context.isStopRequested })
                     }
                 }
@@ -118,7 +122,7 @@ public struct ThumbnailJob: JobKind {
                 var edits = ProjectManifest.Edits()
                 edits.maxWidth = spec.size
                 edits.maxHeight = spec.size
-                let image = try VipsImage.load(item.path, limits: limits.imageLimits, access: .sequential)
+                let image = try VipsImage.load(item.path, limits: limits.imageLimits, access: .sequential).colourManaged(.srgb)
                 let (thumbnail, path) = try PhotoRendering.apply(edits, to: image, gpu: gpu)
                 if path == .gpu { return (thumbnail, path) }
             }

@@ -19,10 +19,12 @@ struct ExportRenderer {
         case .image:
             let settings = spec.manifest.export.image
             let format = try MediaSettings.imageFormat(settings.format)
-            let (image, path) = try PhotoRendering.apply(asset.edits, to: VipsImage.load(source, limits: spec.settings.imageLimits),
+            let loaded = try VipsImage.load(source, limits: spec.settings.imageLimits).colourManaged(settings.profile)
+            let (image, path) = try PhotoRendering.apply(asset.edits, to: loaded,
                                                          gpu: gpu)
             try context.workspace.commit(ExportAssets.outputName(asset.output, extension: format.fileExtension)) { temporary in
                 try image.save(to: temporary.path, format: format, quality: settings.quality,
+                               metadata: spec.manifest.export.metadata,
                                shouldStop: { [context] in context.isStopRequested })
             }
             return path

@@ -5,11 +5,11 @@ import Vulkan
 /// Applies a photo's edits on the GPU when one is given and the picture fits its memory budget,
 /// else on the CPU.
 enum PhotoRendering {
-    /// The edited image and the path that rendered it.
+    /// The edited image and the path that rendered it; it carries `image`'s metadata on both paths.
     static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
         if let gpu, changesPixels(edits, image) {
             do {
-                return (try GPUPhotoEdits.apply(edits, to: image, on: gpu), .gpu)
+                return (try GPUPhotoEdits.apply(edits, to: image, on: gpu).withMetadata(of: image), .gpu)
             } catch let error as VulkanError where error.kind == .outOfMemory {
                 // Too large for the device's budget: the CPU path streams it instead.
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Vips
 
 // Decoding with snake_case keys, defaults for absent fields, and unknown keys refused (a typo
 // such as "max_widht" must not be silently ignored).
@@ -84,7 +85,7 @@ extension ProjectManifest.Trim: Decodable {
 }
 
 extension ExportSettings: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case image, video, audio, package }
+    enum CodingKeys: String, CodingKey, CaseIterable { case image, video, audio, package, metadata }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -93,17 +94,19 @@ extension ExportSettings: Decodable {
         video = try container.decodeIfPresent(VideoSettings.self, forKey: .video) ?? VideoSettings()
         audio = try container.decodeIfPresent(AudioSettings.self, forKey: .audio) ?? .copy
         package = try container.decodeIfPresent(PackageSettings.self, forKey: .package) ?? PackageSettings()
+        metadata = try container.decodeIfPresent(MetadataPolicy.self, forKey: .metadata) ?? metadata
     }
 }
 
 extension ExportSettings.ImageSettings: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case format, quality }
+    enum CodingKeys: String, CodingKey, CaseIterable { case format, quality, profile }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         format = try container.decodeIfPresent(String.self, forKey: .format) ?? format
         quality = try container.decodeIfPresent(Int.self, forKey: .quality) ?? quality
+        profile = try container.decodeIfPresent(ColourProfilePolicy.self, forKey: .profile) ?? profile
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Vips
 
 /// A project: a folder with a versioned `project.json` naming its assets, their edits, and how
 /// to export them.
@@ -60,6 +61,8 @@ public struct ExportSettings: Sendable, Equatable, Encodable {
     public var video = VideoSettings()
     public var audio = AudioSettings.copy
     public var package = PackageSettings()
+    /// What photos keep of their metadata: `safe` (the default) or `all`.
+    public var metadata = MetadataPolicy.safe
 
     public init() {}
 
@@ -69,6 +72,9 @@ public struct ExportSettings: Sendable, Equatable, Encodable {
         public var format = "jpeg"
         /// 1…100 (ignored for png).
         public var quality = 85
+        /// `srgb` (the default: converted to sRGB through the embedded profile) or `keep` (the
+        /// source's colour space and profile).
+        public var profile = ColourProfilePolicy.srgb
     }
 
     /// Videos.
