@@ -29,11 +29,16 @@ import Testing
         #expect(a == first)
     }
 
-    @Test func savingStripsMetadata() throws {
+    @Test func savingAnUprightedPhotoLeavesNoTurnForViewersToApplyAgain() throws {
         let source = folder.path("with-exif.jpg")
-        try TestImages.writeJPEG(TestImages.photo(width: 16, height: 16), orientation: 1, to: source)
-        let saved = try VipsImage.load(source).encoded(format: .jpeg)
-        #expect(saved.range(of: Data("Exif".utf8)) == nil)
+        try TestImages.writeJPEG(TestImages.photo(width: 16, height: 8), orientation: 6, to: source)
+        #expect(try PhotoFixtures.exif(source)["Orientation"] as? String == "Rotate 90 CW")
+        let output = folder.path("saved.jpg")
+        let loaded = try VipsImage.load(source)
+        #expect(loaded.width == 8 && loaded.height == 16, "turned once on loading")
+        try loaded.save(to: output, format: .jpeg)
+        let orientation = try PhotoFixtures.exif(output)["Orientation"] as? String
+        #expect(orientation == nil || orientation == "Horizontal (normal)", "\(orientation ?? "")")
     }
 
     @Test func qualityChangesTheSizeOfLossyFormats() throws {
