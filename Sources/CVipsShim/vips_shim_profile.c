@@ -40,6 +40,21 @@ static int shim_has_exif_field(VipsImage *image) {
     return found;
 }
 
+int shim_has_private_metadata(VipsImage *in) {
+    static const char *const prefixes[] = {
+        "exif-ifd3-", "exif-ifd2-MakerNote", "xmp-data", "iptc-data", "photoshop-data", "png-comment-", "gif-comment",
+    };
+    gchar **fields = vips_image_get_fields(in);
+    int found = 0;
+    for (gchar **field = fields; *field && !found; field++) {
+        for (size_t i = 0; i < G_N_ELEMENTS(prefixes) && !found; i++)
+            found = g_str_has_prefix(*field, prefixes[i]);
+        found = found || strstr(*field, "SerialNumber") || strstr(*field, "OwnerName");
+    }
+    g_strfreev(fields);
+    return found;
+}
+
 int shim_has_icc(VipsImage *in) {
     return vips_image_get_typeof(in, VIPS_META_ICC_NAME) != 0;
 }

@@ -35,6 +35,16 @@ public enum PhotoFixtures {
         _ = try output(of: "/usr/bin/exiftool", ["-q", "-overwrite_original"] + tags.map { "-\($0)" } + [path])
     }
 
+    /// Tags a photo is given for metadata tests (`exiftool` names): what the safe policy keeps
+    /// and what it removes.
+    public static let keptTags = ["Copyright=Someone 2026", "Artist=Ann Example", "ImageDescription=A test picture",
+                                  "DateTimeOriginal=2026:01:02 03:04:05"]
+    public static let privateTags = ["GPSLatitude=48.8566", "GPSLatitudeRef=N", "GPSLongitude=2.3522",
+                                     "GPSLongitudeRef=E", "SerialNumber=SN-123456", "OwnerName=Ann Private",
+                                     "XMP-dc:Creator=Ann Private", "XMP-xmp:Label=private"]
+    /// The names `exiftool -j` reports for ``privateTags``.
+    public static let privateNames = ["GPSLatitude", "GPSLongitude", "SerialNumber", "OwnerName", "Creator", "Label"]
+
     /// A busy, colourful 8-bit sRGB picture (a ramp in red, another in green, a pattern in blue),
     /// saved by its extension with `vips`.
     public static func picture(_ path: String, width: Int = 320, height: Int = 240) throws {

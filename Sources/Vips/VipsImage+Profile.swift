@@ -43,6 +43,10 @@ extension VipsImage {
         return VipsImage(owning: view, sourcePath: sourcePath)
     }
 
+    /// Whether the image carries metadata the safe policy removes and people may not mean to
+    /// share: location (GPS), serial numbers, the owner's name, maker notes, XMP, IPTC, comments.
+    public var carriesPrivateMetadata: Bool { shim_has_private_metadata(pointer) != 0 }
+
     /// A view ready for a saver: metadata filtered by `policy`, no orientation (saved images are
     /// upright), and an sRGB profile on colour images that have none.
     func preparedForSaving(_ policy: MetadataPolicy) throws -> VipsImage {

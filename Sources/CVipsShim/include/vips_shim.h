@@ -79,6 +79,9 @@ int shim_has_icc(VipsImage *in);
 /// without one), relative colorimetric intent; the output carries libvips' sRGB profile.
 int shim_icc_to_srgb(VipsImage *in, VipsImage **out);
 
+/// Whether the image has GPS, serial-number, owner or maker-note EXIF fields, XMP, IPTC or comments.
+int shim_has_private_metadata(VipsImage *in);
+
 /// A private view of `in`'s pixels whose metadata (EXIF, XMP, IPTC, ICC, comments, orientation)
 /// is `source`'s instead of its own; none when `source` is NULL. NULL on failure.
 VipsImage *shim_view_with_metadata_of(VipsImage *in, VipsImage *source);

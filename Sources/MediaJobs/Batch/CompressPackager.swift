@@ -12,7 +12,8 @@ struct CompressPackager {
         var output: String
         var inputBytes: Int64
         var outputBytes: Int64
-        /// The input was copied because compressing made it larger.
+        /// The input was copied because compressing made it larger (a JPEG's metadata rewritten
+        /// under the safe policy, its pixels untouched).
         var copied: Bool
 
         enum CodingKeys: String, CodingKey {
@@ -39,14 +40,22 @@ struct CompressPackager {
                 : try VideoChunks.joinItem(item.name, chunks: mine, limits: spec.settings.mediaLimits, context: context)
             let outputBytes = try FileSize.bytes(at: workspace.url(for: name).path)
             let inputBytes = try FileSize.bytes(at: item.path)
-            let copied = outputBytes >= inputBytes
+            var copied = outputBytes >= inputBytes, copyBytes = inputBytes
+            let copy = copied && mine.contains(where: \.isImage)
+                ? try PhotoCopy.choose(for: item.path, policy: spec.metadata, limits: spec.settings.imageLimits) : .original
+            if copy == .reencoded { copied = false }
             if copied {
                 try DurableFiles.remove(workspace.url(for: name))
                 name = "\(item.name).\(URL(fileURLWithPath: item.path).pathExtension.lowercased())"
-                try workspace.commit(name) { try FileManager.default.copyItem(atPath: item.path, toPath: $0.path) }
+                if case .rewritten(let data) = copy {
+                    try workspace.commit(name, data: data)
+                    copyBytes = Int64(data.count)
+                } else {
+                    try workspace.commit(name) { try FileManager.default.copyItem(atPath: item.path, toPath: $0.path) }
+                }
             }
             entries.append(Entry(source: item.path, output: name, inputBytes: inputBytes,
-                                 outputBytes: copied ? inputBytes : outputBytes, copied: copied))
+                                 outputBytes: copied ? copyBytes : outputBytes, copied: copied))
             try context.checkStop()
         }
         try workspace.commit("report.json", data: try StableJSON.encode(Report(items: entries, skipped: skipped)))
