@@ -34,15 +34,17 @@ const char *shim_find_loader(const char *filename) {
     return vips_nickname_find(g_type_from_name(type_name));
 }
 
-int shim_open(const char *loader, const char *filename, int sequential, VipsImage **out) {
+// Builds a loader with the options every open uses, plus `source_name` set to `source`.
+static int shim_open_with(const char *loader, const char *source_name, const GValue *source, int sequential,
+                          VipsImage **out) {
     // Built directly rather than through vips_cache_operation_buildp: a cached load would hand
     // back the old pixels of a file that has since been replaced at the same path.
     VipsOperation *operation = vips_operation_new(loader);
     if (!operation)
         return -1;
     VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
+    g_object_set_property(G_OBJECT(operation), source_name, source);
     if (vips_object_set(VIPS_OBJECT(operation),
-            "filename", filename,
             "access", access,
             "fail_on", VIPS_FAIL_ON_WARNING,
             NULL) ||
@@ -57,6 +59,27 @@ int shim_open(const char *loader, const char *filename, int sequential, VipsImag
     return 0;
 }
 
+int shim_open(const char *loader, const char *filename, int sequential, VipsImage **out) {
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, G_TYPE_STRING);
+    g_value_set_string(&value, filename);
+    int result = shim_open_with(loader, "filename", &value, sequential, out);
+    g_value_unset(&value);
+    return result;
+}
+
+int shim_open_buffer(const char *loader, const void *data, size_t length, int sequential, VipsImage **out) {
+    // The loader keeps a reference to the blob (a copy of the bytes) for as long as it reads.
+    VipsBlob *blob = vips_blob_copy(data, length);
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, VIPS_TYPE_BLOB);
+    g_value_set_boxed(&value, blob);
+    int result = shim_open_with(loader, "buffer", &value, sequential, out);
+    g_value_unset(&value);
+    vips_area_unref(VIPS_AREA(blob));
+    return result;
+}
+
 const char *shim_loader_name(VipsImage *image) {
     const char *name = NULL;
     if (vips_image_get_typeof(image, "vips-loader") &&
@@ -67,6 +90,16 @@ const char *shim_loader_name(VipsImage *image) {
 
 int shim_thumbnail(const char *filename, int size, VipsImage **out) {
     return vips_thumbnail(filename, out, size,
+        "height", size,
+        "size", VIPS_SIZE_DOWN,
+        "fail_on", VIPS_FAIL_ON_WARNING,
+        "export_profile", "srgb",
+        "intent", VIPS_INTENT_RELATIVE,
+        NULL);
+}
+
+int shim_thumbnail_buffer(const void *data, size_t length, int size, VipsImage **out) {
+    return vips_thumbnail_buffer((void *) data, length, out, size,
         "height", size,
         "size", VIPS_SIZE_DOWN,
         "fail_on", VIPS_FAIL_ON_WARNING,

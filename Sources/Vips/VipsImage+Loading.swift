@@ -10,7 +10,8 @@ extension VipsImage {
     /// other untrusted formats are refused), and the header's width × height must be within
     /// `limits`. Pixels are decoded later, when the image is saved or read, and any decode error
     /// (a truncated or damaged file) then fails that call with ``VipsError/Kind/corrupt``
-    /// instead of producing garbage.
+    /// instead of producing garbage. Stray bytes between a JPEG's marker segments, which libjpeg
+    /// only warns about, are skipped as libjpeg does (see ``ImageSource``).
     ///
     /// - Parameters:
     ///   - path: The file to open.
@@ -26,12 +27,12 @@ extension VipsImage {
     ) throws -> VipsImage {
         try Vips.ensureInitialized()
         try InputFile.checkReadable(path)
-        let loader = try InputFile.loader(for: path)
-        var image = try open(path, loader: loader, sequential: access == .sequential)
+        let source = try ImageSource(path: path, loader: InputFile.loader(for: path))
+        var image = try source.open(sequential: access == .sequential)
         try limits.check(width: image.width, height: image.height, path: path)
         if access == .sequential && vips_image_get_orientation(image.pointer) > 1 {
             // Turning the image upright reads it out of order: sequential access cannot.
-            image = try open(path, loader: loader, sequential: false)
+            image = try source.open(sequential: false)
         }
         return try image.derive { shim_autorot($0, $1) }
     }
@@ -57,21 +58,10 @@ extension VipsImage {
             throw VipsError(.invalidArgument, path: path, reason: "thumbnail size \(size) must be at least 1")
         }
         try InputFile.checkReadable(path)
-        let loader = try InputFile.loader(for: path)
-        let header = try open(path, loader: loader, sequential: true)
+        let source = try ImageSource(path: path, loader: InputFile.loader(for: path))
+        let header = try source.open(sequential: true)
         try limits.check(width: header.width, height: header.height, path: path)
-
-        var output: ImagePointer?
-        try VipsError.check(shim_thumbnail(path, Int32(size), &output)) {
-            VipsError.evaluation(libraryMessage: $0, stopRequested: false, source: path, destination: nil)
-        }
-        guard let output else { throw VipsError(.other, path: path, reason: "libvips returned no thumbnail") }
-        let lazy = VipsImage(owning: output, sourcePath: path)
-        var inMemory: ImagePointer?
-        try VipsError.check(shim_copy_memory(lazy.pointer, &inMemory)) {
-            VipsError.evaluation(libraryMessage: $0, stopRequested: false, source: path, destination: nil)
-        }
-        return VipsImage(owning: inMemory!, sourcePath: path)
+        return try source.thumbnail(size: size)
     }
 
     /// An image made from a copy of 8-bit interleaved pixels, row by row with no padding.
@@ -103,14 +93,5 @@ extension VipsImage {
         }
         try VipsError.check(status) { VipsError(.other, path: nil, libraryMessage: $0) }
         return VipsImage(owning: output!, sourcePath: nil)
-    }
-
-    /// Opens `path` with `loader`, reading the header only.
-    private static func open(_ path: String, loader: String, sequential: Bool) throws -> VipsImage {
-        var output: ImagePointer?
-        try VipsError.check(shim_open(loader, path, sequential ? 1 : 0, &output)) {
-            VipsError(.corrupt, path: path, reason: "its header cannot be read", libraryMessage: $0)
-        }
-        return VipsImage(owning: output!, sourcePath: path)
     }
 }

@@ -30,12 +30,18 @@ const char *shim_find_loader(const char *filename);
 /// `sequential`: VIPS_ACCESS_SEQUENTIAL instead of VIPS_ACCESS_RANDOM. Fails on any decode error.
 int shim_open(const char *loader, const char *filename, int sequential, VipsImage **out);
 
+/// As shim_open, from bytes in memory (copied) with a buffer loader such as "jpegload_buffer".
+int shim_open_buffer(const char *loader, const void *data, size_t length, int sequential, VipsImage **out);
+
 /// The loader recorded in the image's "vips-loader" metadata, or NULL. Owned by the image.
 const char *shim_loader_name(VipsImage *image);
 
 /// Shrink-on-load thumbnail: longest side `size`, never enlarged, EXIF-rotated, fails on decode
 /// errors; converted to sRGB through its ICC profile (CMYK without one: libvips' CMYK profile).
 int shim_thumbnail(const char *filename, int size, VipsImage **out);
+
+/// As shim_thumbnail, from bytes in memory that must stay valid until the thumbnail is computed.
+int shim_thumbnail_buffer(const void *data, size_t length, int size, VipsImage **out);
 
 /// A copy of 8-bit interleaved pixels; sRGB for 3 or 4 bands, B_W for 1 or 2.
 int shim_from_memory(const void *data, size_t size, int width, int height, int bands, VipsImage **out);

@@ -20,7 +20,7 @@ public enum JPEGSafeCopy {
         var kept: [JPEGSegments.Segment] = []
         for segment in file.segments {
             if segment.isApplication(1, signature: Array("Exif\0\0".utf8)) {
-                let tiff = [UInt8](segment.payload.dropFirst(6))
+                let tiff = [UInt8](segment.payload.dropFirst(6))  // a copy: offsets count from 0
                 if let filtered = try EXIFFilter.filtered(tiff, path: path) {
                     kept.append(.init(marker: segment.marker, payload: Data("Exif\0\0".utf8) + filtered))
                 }
@@ -47,10 +47,9 @@ public enum JPEGSafeCopy {
     /// The scans up to and including the first end-of-image marker: inside compressed data every
     /// 0xFF is followed by 0x00 or a restart number, so the first 0xFF 0xD9 is the end.
     private static func endingAtEndOfImage(_ scan: Data) -> Data {
-        let bytes = [UInt8](scan)
-        var index = 0
-        while index + 1 < bytes.count {
-            if bytes[index] == 0xFF && bytes[index + 1] == 0xD9 { return Data(bytes[...(index + 1)]) }
+        var index = scan.startIndex
+        while index + 1 < scan.endIndex {
+            if scan[index] == 0xFF && scan[index + 1] == 0xD9 { return scan[...(index + 1)] }
             index += 1
         }
         return scan

@@ -30,35 +30,37 @@ struct JPEGSegments {
     /// - Throws: ``VipsError/Kind/corrupt`` naming `path` when `data` is not a JPEG or ends
     ///   before its first scan.
     init(_ data: Data, path: String?) throws {
-        let bytes = [UInt8](data)
+        let base = data.startIndex, end = data.endIndex
         func damaged(_ reason: String) -> VipsError { VipsError(.corrupt, path: path, reason: reason) }
-        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw damaged("it does not start like a JPEG") }
+        guard data.count >= 4, data[base] == 0xFF, data[base + 1] == 0xD8 else {
+            throw damaged("it does not start like a JPEG")
+        }
         segments = []
         extraneousBytes = 0
-        var position = 2
+        var position = base + 2
         while true {
             // libjpeg skips anything up to the next 0xFF; fill bytes (more 0xFF) are allowed.
-            while position < bytes.count && bytes[position] != 0xFF {
+            while position < end && data[position] != 0xFF {
                 extraneousBytes += 1
                 position += 1
             }
-            while position + 1 < bytes.count && bytes[position + 1] == 0xFF { position += 1 }
-            guard position + 1 < bytes.count else { throw damaged("it ends before its first scan") }
-            let marker = bytes[position + 1]
+            while position + 1 < end && data[position + 1] == 0xFF { position += 1 }
+            guard position + 1 < end else { throw damaged("it ends before its first scan") }
+            let marker = data[position + 1]
             if marker == 0xDA {
-                scan = Data(bytes[position...])
+                scan = data[position...]
                 return
             }
             if marker == 0x01 || (0xD0...0xD7).contains(marker) {  // markers without a length
                 position += 2
                 continue
             }
-            guard position + 3 < bytes.count else { throw damaged("it ends inside a marker segment") }
-            let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
-            guard length >= 2, position + 2 + length <= bytes.count else {
+            guard position + 3 < end else { throw damaged("it ends inside a marker segment") }
+            let length = Int(data[position + 2]) << 8 | Int(data[position + 3])
+            guard length >= 2, position + 2 + length <= end else {
                 throw damaged("a marker segment runs past the end of the file")
             }
-            segments.append(Segment(marker: marker, payload: Data(bytes[(position + 4)..<(position + 2 + length)])))
+            segments.append(Segment(marker: marker, payload: data[(position + 4)..<(position + 2 + length)]))
             position += 2 + length
         }
     }
