@@ -53,7 +53,7 @@ import Testing
         let audio = scratch.path("audio.m4a"), segment = scratch.path("s.mp4"), output = scratch.path("out.mp4")
         try AudioTrack.extract(source: fixtures.clip, from: 1, to: 3, mode: .aac(bitrate: 96_000), output: audio)
         try SegmentEncoder.encode(source: fixtures.clip, from: 1, to: 3, output: segment)
-        try SegmentJoiner.join(segments: [segment], audio: audio, output: output)
+        try SegmentJoiner.join(segments: [segment], audio: [audio], output: output)
         #expect(try MediaReference.codecs(output) == ["h264", "aac"])
         #expect(abs(try MediaReference.streamDuration(output, "a:0") - 2) < 0.01)
         #expect(try MediaVerifier.verify(output).frames == 50)

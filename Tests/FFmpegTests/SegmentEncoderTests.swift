@@ -38,7 +38,7 @@ import Testing
         }
         #expect(counts == [25, 25, 25])
         let joined = scratch.path("joined.mp4")
-        try SegmentJoiner.join(segments: segments, audio: nil, output: joined)
+        try SegmentJoiner.join(segments: segments, audio: [], output: joined)
         #expect(try MediaReference.psnr(joined, against: fixtures.clip) > 35)
     }
 
@@ -190,7 +190,7 @@ import Testing
         #expect(try SHA256Hasher.hex(ofFile: a) == SHA256Hasher.hex(ofFile: b))
         try SegmentEncoder.encode(source: fixtures.clip, from: 2, to: 2.4, encoding: encoding, output: c)
         let joined = scratch.path("joined.mp4")
-        try SegmentJoiner.join(segments: [a, c], audio: nil, output: joined)
+        try SegmentJoiner.join(segments: [a, c], audio: [], output: joined)
         #expect(try MediaVerifier.verify(joined).frames == 20)
         if codec == "libx265" {
             #expect(try MediaReference.videoTag(a) == "hvc1")

@@ -17,7 +17,7 @@ import Testing
     @Test func twoJoinedSegmentsHoldAllFramesAndLastAsLongAsTheSource() throws {
         let scratch = fixtures.scratch()
         let output = scratch.path("joined.mp4")
-        try SegmentJoiner.join(segments: try twoSegments(in: scratch), audio: fixtures.clip, output: output,
+        try SegmentJoiner.join(segments: try twoSegments(in: scratch), audio: [fixtures.clip], output: output,
                                shouldStop: { false })
         #expect(try MediaReference.videoFrames(output) == 75)
         #expect(abs(try MediaReference.streamDuration(output, "v:0") - 3) <= 0.04)
@@ -34,7 +34,7 @@ import Testing
         let scratch = fixtures.scratch()
         let segments = try twoSegments(in: scratch)
         for (name, fastStart) in [("a.mp4", true), ("b.mp4", true), ("c.mp4", false)] {
-            try SegmentJoiner.join(segments: segments, audio: fixtures.clip, output: scratch.path(name),
+            try SegmentJoiner.join(segments: segments, audio: [fixtures.clip], output: scratch.path(name),
                                    fastStart: fastStart)
         }
         let a = try fixtures.bytes(scratch.path("a.mp4"))
@@ -47,7 +47,7 @@ import Testing
     @Test func videoOnlyJoinsNeedNoAudio() throws {
         let scratch = fixtures.scratch()
         let output = scratch.path("video.mp4")
-        try SegmentJoiner.join(segments: try twoSegments(in: scratch), audio: nil, output: output)
+        try SegmentJoiner.join(segments: try twoSegments(in: scratch), audio: [], output: output)
         #expect(try MediaReference.codecs(output) == ["h264"])
         #expect(try MediaReference.videoFrames(output) == 75)
     }
@@ -58,7 +58,7 @@ import Testing
         try SegmentEncoder.encode(source: fixtures.clip, from: 0, to: 1, output: large)
         try SegmentEncoder.encode(source: fixtures.clip, from: 1, to: 2, edit: VideoEdit(maxWidth: 160), output: small)
         let error = try #require(throws: FFmpegError.self) {
-            try SegmentJoiner.join(segments: [large, small], audio: nil, output: scratch.path("x.mp4"))
+            try SegmentJoiner.join(segments: [large, small], audio: [], output: scratch.path("x.mp4"))
         }
         #expect(error.kind == .incompatibleSegments)
         #expect(error.message.contains(small))
@@ -68,7 +68,7 @@ import Testing
         let scratch = fixtures.scratch()
         let segments = try twoSegments(in: scratch)
         let error = try #require(throws: FFmpegError.self) {
-            try SegmentJoiner.join(segments: segments, audio: nil, output: scratch.path("x.mp4"), shouldStop: { true })
+            try SegmentJoiner.join(segments: segments, audio: [], output: scratch.path("x.mp4"), shouldStop: { true })
         }
         #expect(error.isStopped)
     }

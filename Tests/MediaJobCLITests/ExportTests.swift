@@ -56,6 +56,7 @@ struct PackageListing: Decodable {
     var name: String
     var files: [File]
     var skipped: [String]
+    var dropped: [String]
 
     init(zip: String) throws {
         var data = Data()

@@ -59,6 +59,15 @@ final class InputFile {
         pointer.pointee.streams[Int(index)]!
     }
 
+    /// The indexes of the streams of `type`, in file order, skipping attached pictures.
+    func streams(of type: AVMediaType) -> [Int32] {
+        (0..<streamCount).filter { index in
+            let stream = stream(index)
+            return stream.pointee.codecpar.pointee.codec_type == type
+                && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+        }
+    }
+
     /// The index of the best stream of `type` (what players pick), skipping attached pictures.
     func bestStream(_ type: AVMediaType) -> Int32? {
         let index = av_find_best_stream(pointer, type, -1, -1, nil, 0)

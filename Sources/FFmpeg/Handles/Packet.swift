@@ -16,11 +16,21 @@ final class Packet {
         av_packet_free(&packet)
     }
 
+    /// Makes this packet refer to `other`'s data and fields, dropping what it held.
+    func take(_ other: Packet) {
+        av_packet_unref(pointer)
+        av_packet_move_ref(pointer, other.pointer)
+    }
+
     /// Drops the packet's data and resets its fields.
     func unref() { av_packet_unref(pointer) }
 
     /// Whether the packet starts a keyframe.
     var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    /// Whether the demuxer flagged the packet to be decoded but not shown (it lies outside the
+    /// container's edit list).
+    var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
 
     /// Whether the demuxer flagged the packet as damaged (for example cut short by a truncation).
     var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }

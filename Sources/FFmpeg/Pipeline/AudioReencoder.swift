@@ -26,7 +26,8 @@ final class AudioReencoder {
 
     deinit { av_channel_layout_uninit(&layout) }
 
-    /// Encodes the samples in [`start`, `end`).
+    /// Encodes the samples in [`start`, `end`), timed from `start`: a track that begins after
+    /// `start` begins as late in the output.
     /// - Returns: the number of samples encoded.
     func run(from start: Double, to end: Double?) throws(FFmpegError) -> Int {
         guard inputRate > 0 else {
@@ -36,18 +37,21 @@ final class AudioReencoder {
         let encoder = try CodecContext.aacEncoder(bitrate: bitrate, sampleRate: outputRate, layout: &layout,
                                                   globalHeader: muxer.wantsGlobalHeader, path: muxer.path)
         let stream = try muxer.addStream(encoder: encoder)
+        try StreamLabels.copy(from: decoder.stream, to: stream, path: muxer.path)
         try muxer.writeHeader()
         let writer = PacketWriter(encoder: encoder, muxer: muxer, stream: stream, nominalDuration: 0, stop: input.stop)
         let fifo = AudioFifo(format: AV_SAMPLE_FMT_FLTP, channels: layout.nb_channels, path: muxer.path)
         let frameSize = encoder.pointer.pointee.frame_size > 0 ? encoder.pointer.pointee.frame_size : 1024
         let chunk = try Frame(samples: frameSize, format: AV_SAMPLE_FMT_FLTP, layout: &layout, rate: outputRate,
                               path: muxer.path)
+        // The output time of the first sample: 0, or later when the track starts after `start`.
+        var origin: Int64 = 0
         var encoded: Int64 = 0
         func send(final: Bool) throws(FFmpegError) {
             while fifo.count >= frameSize || (final && fifo.count > 0) {
                 chunk.pointer.pointee.nb_samples = frameSize
                 try fifo.read(into: chunk, count: min(frameSize, fifo.count))
-                chunk.pointer.pointee.pts = encoded
+                chunk.pointer.pointee.pts = origin + encoded
                 encoded += Int64(chunk.pointer.pointee.nb_samples)
                 try writer.encode(chunk)
             }
@@ -73,6 +77,7 @@ final class AudioReencoder {
             let to = min(count, endSample.map { $0 - first } ?? count)
             guard to > from else { continue }
             if resampler == nil {
+                origin = av_rescale_q(first + from - startSample, samples, AVRational(num: 1, den: outputRate))
                 resampler = try Resampler(from: frame, to: AV_SAMPLE_FMT_FLTP, layout: &layout, rate: outputRate,
                                           path: input.path)
             }

@@ -112,7 +112,8 @@ public struct FFmpegError: CategorizedError, CustomStringConvertible, Equatable 
         case (.noVideoStream, _):
             return "\(path) has no video stream; choose a video file"
         case (.noAudioStream, _):
-            return "\(path) has no audio stream; leave the audio out for this file"
+            return "\(path) has \(reason == "no audio stream" ? reason : "no such audio stream (\(reason))"); "
+                + "leave the audio out for this file"
         case (.tooManyPixels, _):
             return "\(path) is too large to decode (\(reason)); choose a smaller video or raise the pixel limit"
         case (.corruptMedia, _):

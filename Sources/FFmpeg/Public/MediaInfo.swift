@@ -14,17 +14,24 @@ public struct MediaInfo: Sendable, Codable, Equatable {
     public var video: VideoInfo?
     /// The main audio stream, if any.
     public var audio: AudioInfo?
+    /// Every audio track, in file order (as `ffmpeg -map 0:a:N` counts them).
+    public var audioTracks: [AudioInfo]
+    /// The streams that are neither the main video nor audio (subtitles, data, attachments,
+    /// further video), each as `stream 3: subtitle (subrip, fra)`.
+    public var otherStreams: [String]
     /// Presentation times of the video keyframes in ascending order; empty unless scanned.
     public var keyframes: [Double]
 
     /// Creates a description.
     public init(duration: Double, startTime: Double = 0, formatName: String, video: VideoInfo?, audio: AudioInfo?,
-                keyframes: [Double]) {
+                keyframes: [Double], audioTracks: [AudioInfo] = [], otherStreams: [String] = []) {
         self.duration = duration
         self.startTime = startTime
         self.formatName = formatName
         self.video = video
         self.audio = audio
+        self.audioTracks = audioTracks
+        self.otherStreams = otherStreams
         self.keyframes = keyframes
     }
 }

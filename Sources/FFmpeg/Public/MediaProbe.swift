@@ -28,17 +28,37 @@ public enum MediaProbe {
             info.video = try videoInfo(input.stream(videoIndex), path: path, limits: limits)
         }
         if let audioIndex = input.bestStream(AVMEDIA_TYPE_AUDIO) {
-            let parameters = input.stream(audioIndex).pointee.codecpar.pointee
-            info.audio = AudioInfo(codecName: String(cString: avcodec_get_name(parameters.codec_id)),
-                                   sampleRate: Int(parameters.sample_rate),
-                                   channels: Int(parameters.ch_layout.nb_channels))
+            info.audio = audioInfo(input.stream(audioIndex))
         }
+        let audioIndexes = input.streams(of: AVMEDIA_TYPE_AUDIO)
+        info.audioTracks = audioIndexes.map { audioInfo(input.stream($0)) }
+        info.otherStreams = (0..<input.streamCount)
+            .filter { $0 != videoIndex && !audioIndexes.contains($0) }
+            .map { describe(input.stream($0)) }
         if scanKeyframes, let videoIndex {
             let (keyframes, count) = try scan(input, stream: videoIndex)
             info.keyframes = keyframes
             info.video?.frameCount = count
         }
         return info
+    }
+
+    private static func audioInfo(_ stream: UnsafeMutablePointer<AVStream>) -> AudioInfo {
+        let parameters = stream.pointee.codecpar.pointee
+        return AudioInfo(codecName: String(cString: avcodec_get_name(parameters.codec_id)),
+                         sampleRate: Int(parameters.sample_rate), channels: Int(parameters.ch_layout.nb_channels))
+    }
+
+    /// `stream 3: subtitle (subrip, fra)`: the stream's index, type, codec and language.
+    private static func describe(_ stream: UnsafeMutablePointer<AVStream>) -> String {
+        let parameters = stream.pointee.codecpar.pointee
+        let type = av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
+        var details = [String(cString: avcodec_get_name(parameters.codec_id))]
+        if let language = av_dict_get(stream.pointee.metadata, "language", nil, 0)?.pointee.value {
+            details.append(String(cString: language))
+        }
+        let picture = stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 ? " picture" : ""
+        return "stream \(stream.pointee.index): \(type)\(picture) (\(details.joined(separator: ", ")))"
     }
 
     private static func videoInfo(

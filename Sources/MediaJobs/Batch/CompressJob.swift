@@ -94,8 +94,9 @@ public struct CompressJob: JobKind {
                 path = try VideoChunks.segment(item.path, from: start, to: end, edit: spec.edit, encoding: spec.encoding,
                                                as: VideoChunks.segmentName(item.name, index), limits: spec.settings.mediaLimits,
                                                gpu: gpu, context: context)
-            case .audio(_, let start, let end):
-                try VideoChunks.audio(item.path, from: start, to: end, mode: .copy, as: VideoChunks.audioName(item.name),
+            case .audio(_, let start, let end, let track):
+                try VideoChunks.audio(item.path, track: track ?? 0, from: start, to: end, mode: .copy,
+                                      as: VideoChunks.audioName(item.name, track: track ?? 0),
                                       limits: spec.settings.mediaLimits, context: context)
             case .unreadable:
                 _ = try AssetProbe.classify(item.path, limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)

@@ -24,20 +24,37 @@ struct CompressPackager {
     struct Report: Codable, Equatable {
         var items: [Entry]
         var skipped: [String]
+        /// Streams of videos that the outputs do not keep (subtitles, data, attachments).
+        var dropped: [String]
     }
 
     func package(_ chunks: [MediaChunk]) throws -> URL {
         let workspace = context.workspace
-        var entries: [Entry] = [], skipped: [String] = []
+        var entries: [Entry] = [], skipped: [String] = [], dropped: [String] = []
         for (index, item) in spec.items.enumerated() {
             if let reason = SkippedItems.reason(index, in: workspace) {
                 skipped.append(reason)
                 continue
             }
             let mine = chunks.filter { $0.item == index }
-            var name = mine.contains(where: \.isImage)
-                ? try CompressedImage.committedName(of: item, in: workspace)
-                : try VideoChunks.joinItem(item.name, chunks: mine, limits: spec.settings.mediaLimits, context: context)
+            var joined: String?
+            if mine.contains(where: \.isImage) {
+                joined = try CompressedImage.committedName(of: item, in: workspace)
+            } else {
+                // A video that does not join or check out is this item's failure, not the job's.
+                try SkippedItems.guarding(item.path, index: index, skipBad: spec.settings.skipBad, context: context) {
+                    joined = try VideoChunks.joinItem(item.name, chunks: mine, limits: spec.settings.mediaLimits,
+                                                      context: context)
+                }
+            }
+            guard var name = joined else {
+                skipped.append(SkippedItems.reason(index, in: workspace) ?? item.path)
+                continue
+            }
+            if !mine.contains(where: \.isImage) {
+                dropped += try VideoChunks.droppedStreams(of: item.path, limits: spec.settings.mediaLimits)
+                    .map { "\(item.path): \($0)" }
+            }
             let outputBytes = try FileSize.bytes(at: workspace.url(for: name).path)
             let inputBytes = try FileSize.bytes(at: item.path)
             var copied = outputBytes >= inputBytes, copyBytes = inputBytes
@@ -58,7 +75,7 @@ struct CompressPackager {
                                  outputBytes: copied ? copyBytes : outputBytes, copied: copied))
             try context.checkStop()
         }
-        try workspace.commit("report.json", data: try StableJSON.encode(Report(items: entries, skipped: skipped)))
+        try workspace.commit("report.json", data: try StableJSON.encode(Report(items: entries, skipped: skipped, dropped: dropped)))
         return try PackageFolder.assemble(entries.map(\.output) + ["report.json"], in: workspace, as: "compressed")
     }
 }

@@ -15,7 +15,7 @@ struct ExportPackager {
     /// Builds and validates the package in the workspace and returns where it lies.
     func package(_ chunks: [MediaChunk]) throws -> URL {
         var files: [PackageFile] = []
-        var skipped: [String] = []
+        var skipped: [String] = [], dropped: [String] = []
         for (index, asset) in spec.manifest.assets.enumerated() {
             if let reason = SkippedItems.reason(index, in: workspace) {
                 skipped.append(reason)
@@ -27,11 +27,22 @@ struct ExportPackager {
                 files.append(try PackageFile(name: ExportAssets.outputName(asset.output, extension: format.fileExtension),
                                              in: workspace))
             } else {
-                files.append(try joinVideo(index, chunks: mine))
+                // A video that does not join or check out is this asset's failure, not the job's.
+                try SkippedItems.guarding(ExportAssets.describe(index, in: spec), index: index, skipBad: spec.settings.skipBad,
+                                          context: context) {
+                    files.append(try joinVideo(index, chunks: mine))
+                }
+                if let reason = SkippedItems.reason(index, in: workspace) {
+                    skipped.append(reason)
+                } else {
+                    dropped += try VideoChunks.droppedStreams(of: try ExportAssets.path(of: index, in: spec),
+                                                              limits: spec.settings.mediaLimits)
+                        .map { "\(ExportAssets.describe(index, in: spec)): \($0)" }
+                }
             }
             try context.checkStop()
         }
-        let manifest = PackageManifest(name: spec.manifest.name, files: files, skipped: skipped)
+        let manifest = PackageManifest(name: spec.manifest.name, files: files, skipped: skipped, dropped: dropped)
         try workspace.commit(PackageManifest.fileName, data: manifest.encoded())
         let listed = files + [try PackageFile(name: PackageManifest.fileName, in: workspace)]
         return spec.manifest.export.package.format == "folder" ? try folder(listed) : try zip(listed, manifest: manifest)

@@ -34,9 +34,11 @@ struct ExportRenderer {
                                     encoding: try MediaSettings.videoEncoding(spec.manifest.export.video),
                                     as: VideoChunks.segmentName(asset.output, index), limits: spec.settings.mediaLimits,
                                     gpu: gpu, context: context)
-        case .audio(_, let start, let end):
-            try VideoChunks.audio(source, from: start, to: end, mode: MediaSettings.audioMode(spec.manifest.export.audio),
-                                  as: VideoChunks.audioName(asset.output), limits: spec.settings.mediaLimits, context: context)
+        case .audio(_, let start, let end, let track):
+            try VideoChunks.audio(source, track: track ?? 0, from: start, to: end,
+                                  mode: MediaSettings.audioMode(spec.manifest.export.audio),
+                                  as: VideoChunks.audioName(asset.output, track: track ?? 0),
+                                  limits: spec.settings.mediaLimits, context: context)
             return .cpu
         case .unreadable:
             _ = try AssetProbe.classify(source, limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)

@@ -30,13 +30,16 @@ struct PackageFile: Codable, Equatable, Sendable {
     }
 }
 
-/// The package's `manifest.json`: every file's size and SHA-256, and the assets skipped.
+/// The package's `manifest.json`: every file's size and SHA-256, the assets skipped, and the
+/// streams of videos that the package does not keep.
 struct PackageManifest: Codable, Equatable, Sendable {
     static let fileName = "manifest.json"
 
     var name: String
     var files: [PackageFile]
     var skipped: [String]
+    /// Streams an output could not keep (subtitles, data, attachments), each naming its asset.
+    var dropped: [String]
 
     /// Pretty, sorted JSON: the same package always has the same manifest bytes.
     func encoded() throws -> Data {
@@ -46,10 +49,17 @@ struct PackageManifest: Codable, Equatable, Sendable {
 
 /// A package that failed its own checks.
 enum PackageError: CategorizedError {
+    /// One asset's joined video failed its check: that asset's failure (skipped with
+    /// `--skip-bad`), not the job's.
     case invalidVideo(String, String)
     case mismatch(String)
 
-    var category: FailureCategory { .internal }
+    var category: FailureCategory {
+        switch self {
+        case .invalidVideo: .invalidInput
+        case .mismatch: .internal
+        }
+    }
 
     var message: String {
         switch self {

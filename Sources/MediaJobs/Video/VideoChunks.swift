@@ -9,8 +9,9 @@ enum VideoChunks {
     /// The workspace name of segment `index` of the video whose output is called `output`.
     static func segmentName(_ output: String, _ index: Int) -> String { "segment-\(output)-\(index).mp4" }
 
-    /// The workspace name of the audio of the video whose output is called `output`.
-    static func audioName(_ output: String) -> String { "audio-\(output).mka" }
+    /// The workspace name of audio track `track` of the video whose output is called `output`:
+    /// MP4, which keeps AAC priming and cuts as edit lists and times in samples.
+    static func audioName(_ output: String, track: Int) -> String { "audio-\(output)-\(track).m4a" }
 
     /// Encodes `start..<end` of `source` with `edit` and `encoding` into the workspace file `name`,
     /// rendering the pictures on `gpu` when given.
@@ -26,12 +27,15 @@ enum VideoChunks {
         return rendered.isSet ? .gpu : .cpu
     }
 
-    /// Copies or re-encodes the audio of `start..<end` of `source` into the workspace file `name`.
-    static func audio(_ source: String, from start: Double, to end: Double, mode: AudioMode, as name: String,
+    /// Copies or re-encodes audio track `track` of `start..<end` of `source` into the workspace
+    /// file `name`, timed from the video's first frame at or after `start` (where its segments
+    /// begin), so that sound and pictures stay in sync.
+    static func audio(_ source: String, track: Int, from start: Double, to end: Double, mode: AudioMode, as name: String,
                       limits: MediaLimits, context: JobContext) throws {
+        let firstFrame = try MediaProbe.firstFrameTime(source, from: start, limits: limits, shouldStop: stopCheck(context))
         try context.workspace.commit(name) { temporary in
-            try AudioTrack.extract(source: source, from: start, to: end, mode: mode, output: temporary.path,
-                                   limits: limits, shouldStop: stopCheck(context))
+            try AudioTrack.extract(source: source, track: track, from: firstFrame, to: end, mode: mode,
+                                   output: temporary.path, limits: limits, shouldStop: stopCheck(context))
         }
     }
 
@@ -44,7 +48,8 @@ enum VideoChunks {
             expected += end - start
         }
         let name = "\(output).mp4"
-        try join(segments, audio: chunks.contains(where: \.isAudio) ? audioName(output) : nil, expectedSeconds: expected,
+        let audio = chunks.compactMap(\.audioTrack).sorted().map { audioName(output, track: $0) }
+        try join(segments, audio: audio, expectedSeconds: expected,
                  as: name, limits: limits, context: context)
         return name
     }
@@ -52,7 +57,7 @@ enum VideoChunks {
     /// Joins the workspace's `segments` (and `audio`) into the workspace file `name` without
     /// re-encoding, then checks it: every packet read strictly and counted, every keyframe (each
     /// segment's first) decoded, and the length `expectedSeconds` within two frames.
-    private static func join(_ segments: [String], audio: String?, expectedSeconds: Double, as name: String,
+    private static func join(_ segments: [String], audio: [String], expectedSeconds: Double, as name: String,
                      limits: MediaLimits, context: JobContext) throws {
         let workspace = context.workspace
         try workspace.commit(name) { temporary in
@@ -64,6 +69,12 @@ enum VideoChunks {
         guard verified.frames > 0, abs(verified.duration - expectedSeconds) <= max(2 * frame, 0.1) else {
             throw PackageError.invalidVideo(name, "\(verified.frames) frames over \(verified.duration) s, expected \(expectedSeconds) s")
         }
+    }
+
+    /// The streams of the video at `source` that its output does not keep: all but the main
+    /// video and the audio tracks (``MediaInfo/otherStreams``).
+    static func droppedStreams(of source: String, limits: MediaLimits) throws -> [String] {
+        try MediaProbe.probe(source, limits: limits, scanKeyframes: false).otherStreams
     }
 
     private static func stopCheck(_ context: JobContext) -> @Sendable () -> Bool {
