@@ -96,7 +96,8 @@ public enum ColourBars {
             try? FileManager.default.removeItem(atPath: raw)
             try? FileManager.default.removeItem(atPath: size)
         }
-        try MediaFixtures.ffmpeg(["-ss", String(time), "-i", path, "-frames:v", "1",
+        // No seek for the first frame: `-ss 0` drops the only picture of a JPEG that carries EXIF.
+        try MediaFixtures.ffmpeg((time > 0 ? ["-ss", String(time)] : []) + ["-i", path, "-frames:v", "1",
                                   "-vf", "scale=flags=accurate_rnd+full_chroma_int,format=rgb24", "-f", "rawvideo", raw])
         try MediaFixtures.tool("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                     "stream=width,height", "-of", "csv=p=0", "-o", size, path])
