@@ -88,22 +88,20 @@ const char *shim_loader_name(VipsImage *image) {
     return NULL;
 }
 
-int shim_thumbnail(const char *filename, int size, VipsImage **out) {
+int shim_thumbnail(const char *filename, int size, int to_srgb, VipsImage **out) {
     return vips_thumbnail(filename, out, size,
         "height", size,
-        "size", VIPS_SIZE_DOWN,
         "fail_on", VIPS_FAIL_ON_WARNING,
-        "export_profile", "srgb",
+        "export_profile", to_srgb ? "srgb" : NULL,
         "intent", VIPS_INTENT_RELATIVE,
         NULL);
 }
 
-int shim_thumbnail_buffer(const void *data, size_t length, int size, VipsImage **out) {
+int shim_thumbnail_buffer(const void *data, size_t length, int size, int to_srgb, VipsImage **out) {
     return vips_thumbnail_buffer((void *) data, length, out, size,
         "height", size,
-        "size", VIPS_SIZE_DOWN,
         "fail_on", VIPS_FAIL_ON_WARNING,
-        "export_profile", "srgb",
+        "export_profile", to_srgb ? "srgb" : NULL,
         "intent", VIPS_INTENT_RELATIVE,
         NULL);
 }

@@ -49,14 +49,16 @@ enum ImageSource {
     }
 
     /// A shrink-on-load thumbnail computed into memory (see ``VipsImage/thumbnail(_:size:limits:)``).
-    func thumbnail(size: Int) throws -> VipsImage {
+    /// `toSRGB`: convert through the image's ICC profile (CMYK images always are).
+    func thumbnail(size: Int, toSRGB: Bool) throws -> VipsImage {
+        let convert: Int32 = toSRGB ? 1 : 0
         switch self {
         case .file(let path, _):
-            return try Self.computed(path: path) { shim_thumbnail(path, Int32(size), &$0) }
+            return try Self.computed(path: path) { shim_thumbnail(path, Int32(size), convert, &$0) }
         case .cleanedJPEG(let path, let data):
             // The bytes stay valid until the thumbnail is in memory.
             return try data.withUnsafeBytes { bytes in
-                try Self.computed(path: path) { shim_thumbnail_buffer(bytes.baseAddress, bytes.count, Int32(size), &$0) }
+                try Self.computed(path: path) { shim_thumbnail_buffer(bytes.baseAddress, bytes.count, Int32(size), convert, &$0) }
             }
         }
     }

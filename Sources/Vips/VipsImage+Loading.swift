@@ -39,7 +39,8 @@ extension VipsImage {
 
     /// A thumbnail whose longest side is `size`, never larger than the original, upright.
     ///
-    /// Uses libvips' shrink-on-load (JPEG and WebP decode straight at a reduced size), so it is
+    /// Uses libvips' shrink-on-load (JPEG and WebP decode straight at a reduced size; a
+    /// pyramidal or sub-IFD TIFF is read from the smallest level at least `size`), so it is
     /// much faster and lighter than ``load(_:limits:access:)`` followed by
     /// ``resize(maxWidth:maxHeight:)``. The same checks as ``load(_:limits:access:)`` run on
     /// the header first. The thumbnail is then computed at once into memory (at most
@@ -61,7 +62,9 @@ extension VipsImage {
         let source = try ImageSource(path: path, loader: InputFile.loader(for: path))
         let header = try source.open(sequential: true)
         try limits.check(width: header.width, height: header.height, path: path)
-        return try source.thumbnail(size: size)
+        // Never enlarged. libvips' own "down only" setting is not used: with it, a pyramidal
+        // TIFF's thumbnail comes from a level smaller than asked (75×50 for any size).
+        return try source.thumbnail(size: min(size, max(header.width, header.height)), toSRGB: header.hasColourProfile)
     }
 
     /// An image made from a copy of 8-bit interleaved pixels, row by row with no padding.

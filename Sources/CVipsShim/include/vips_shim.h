@@ -36,12 +36,15 @@ int shim_open_buffer(const char *loader, const void *data, size_t length, int se
 /// The loader recorded in the image's "vips-loader" metadata, or NULL. Owned by the image.
 const char *shim_loader_name(VipsImage *image);
 
-/// Shrink-on-load thumbnail: longest side `size`, never enlarged, EXIF-rotated, fails on decode
-/// errors; converted to sRGB through its ICC profile (CMYK without one: libvips' CMYK profile).
-int shim_thumbnail(const char *filename, int size, VipsImage **out);
+/// Shrink-on-load thumbnail: longest side `size` (the caller keeps it within the image's, as
+/// libvips' "size down" picks a pyramid level too small), EXIF-rotated, fails on decode errors.
+/// With `to_srgb` (for images with a profile) converted to sRGB through the profile; CMYK always
+/// is, through its profile or libvips' CMYK one. Without a profile the shrink stays in the
+/// image's own values (an import would resample in another space).
+int shim_thumbnail(const char *filename, int size, int to_srgb, VipsImage **out);
 
 /// As shim_thumbnail, from bytes in memory that must stay valid until the thumbnail is computed.
-int shim_thumbnail_buffer(const void *data, size_t length, int size, VipsImage **out);
+int shim_thumbnail_buffer(const void *data, size_t length, int size, int to_srgb, VipsImage **out);
 
 /// A copy of 8-bit interleaved pixels; sRGB for 3 or 4 bands, B_W for 1 or 2.
 int shim_from_memory(const void *data, size_t size, int width, int height, int bands, VipsImage **out);
