@@ -12,13 +12,11 @@ public struct ScriptedJob: JobKind {
         public var units: Int
         public var destination: String
         public var overwrite: Bool
-        public var parallelism: Int
 
-        public init(units: Int, destination: String, overwrite: Bool = false, parallelism: Int = 1) {
+        public init(units: Int, destination: String, overwrite: Bool = false) {
             self.units = units
             self.destination = destination
             self.overwrite = overwrite
-            self.parallelism = parallelism
         }
     }
 
@@ -41,7 +39,7 @@ public struct ScriptedJob: JobKind {
         guard spec.units > 0 else { throw ScriptedJobError.noUnits }
         return JobPlan(destination: URL(fileURLWithPath: spec.destination),
                        chunks: (0..<spec.units).map { PlannedChunk(key: "chunk-\($0)", stage: $0 % 2 == 0 ? .render : .encode) },
-                       parallelism: spec.parallelism, overwrite: spec.overwrite)
+                       overwrite: spec.overwrite)
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {

@@ -5,7 +5,10 @@ import TaskContract
 struct AnyJobKind: Sendable {
     let name: String
     let defaultCosts: [Stage: Double]
+    let maxChunksAtOnce: Int?
     let plan: @Sendable (Data) throws -> JobPlan
+    /// The work key of stored settings: the kind's name and its work identity as canonical JSON.
+    let workKey: @Sendable (Data) throws -> String
     let run: @Sendable (PlannedChunk, Data, JobContext) async throws -> String?
     let finalize: @Sendable (Data, [PlannedChunk], JobContext) async throws -> URL
     private let specType: Any.Type
@@ -13,8 +16,13 @@ struct AnyJobKind: Sendable {
     init<Kind: JobKind>(_ kind: Kind) {
         name = kind.name
         defaultCosts = kind.defaultCosts
+        maxChunksAtOnce = kind.maxChunksAtOnce
         specType = Kind.Spec.self
         plan = { try kind.plan(try Self.decode(Kind.Spec.self, from: $0)) }
+        workKey = { [name = kind.name] in
+            let identity = try kind.workIdentity(of: try Self.decode(Kind.Spec.self, from: $0))
+            return "\(name)\n\(String(decoding: try Self.encode(identity), as: UTF8.self))"
+        }
         run = { chunk, spec, context in try await kind.run(chunk, of: try Self.decode(Kind.Spec.self, from: spec), in: context) }
         finalize = { spec, chunks, context in
             try await kind.finalize(try Self.decode(Kind.Spec.self, from: spec), chunks: chunks, in: context)

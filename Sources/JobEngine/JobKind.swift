@@ -29,7 +29,26 @@ public protocol JobKind: Sendable {
     /// (stages without one: 1 s).
     var defaultCosts: [Stage: Double] { get }
 
+    /// The most chunks of one job of this kind that may run at once whatever the machine offers
+    /// (`nil`, the default: as many as the running process chooses). A property of the kind's
+    /// work, never of the machine: for chunks that must run one after another, say 1.
+    var maxChunksAtOnce: Int? { get }
+
+    /// What makes two submissions the same work, in the kind's own terms: typically the inputs
+    /// (with their size and modification time, so that a changed input is new work), the settings
+    /// that shape the result, and the destination. Nothing about the machine belongs here.
+    ///
+    /// The engine compares identities, encoded as JSON with sorted keys, to find an unfinished job
+    /// doing the same work instead of starting a second one. The default is the whole spec.
+    /// - Throws: when the identity cannot be made (the submission is then rejected as invalid).
+    func workIdentity(of spec: Spec) throws -> any Encodable
+
     /// Plans the work: the destination and the chunks, fixed from now on.
+    ///
+    /// A plan is a function of the settings and the inputs only, never of the machine that plans
+    /// it (its CPUs, memory or GPU): any process, on any machine, that plans the same job gets the
+    /// same chunks. How many chunks run at once is the running process's choice
+    /// (``JobScheduler/init(store:lockDirectory:probe:maxConcurrentJobs:chunksAtOnce:queuePollInterval:cancelPollInterval:hostCondition:)``).
     /// - Throws: an error conforming to ``CategorizedError`` with `.invalidInput` for bad input;
     ///   the submission is then rejected and nothing is written.
     func plan(_ spec: Spec) throws -> JobPlan
@@ -47,6 +66,10 @@ public protocol JobKind: Sendable {
 
 extension JobKind {
     public var defaultCosts: [Stage: Double] { [:] }
+
+    public var maxChunksAtOnce: Int? { nil }
+
+    public func workIdentity(of spec: Spec) throws -> any Encodable { spec }
 }
 
 /// The fixed plan of one job.
@@ -55,18 +78,14 @@ public struct JobPlan: Sendable {
     public var destination: URL
     /// The chunks, in order.
     public var chunks: [PlannedChunk]
-    /// How many chunks may run at once.
-    public var parallelism: Int
     /// Whether an existing destination may be replaced.
     public var overwrite: Bool
     /// How much work ``JobKind/finalize(_:chunks:in:)`` is, in the ``Stage/package`` stage's unit.
     public var finalizeWork: Double
 
-    public init(destination: URL, chunks: [PlannedChunk], parallelism: Int = 1, overwrite: Bool = false,
-                finalizeWork: Double = 1) {
+    public init(destination: URL, chunks: [PlannedChunk], overwrite: Bool = false, finalizeWork: Double = 1) {
         self.destination = destination
         self.chunks = chunks
-        self.parallelism = max(1, parallelism)
         self.overwrite = overwrite
         self.finalizeWork = PlannedChunk.validWork(finalizeWork)
     }

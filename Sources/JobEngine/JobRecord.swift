@@ -8,7 +8,7 @@ public struct JobRecord: Sendable, Equatable {
     public var request: TaskRequest
     /// The job kind's own settings, as JSON.
     public var spec: Data
-    /// Equal for submissions of the same work: kind, settings and destination.
+    /// Equal for submissions of the same work: the kind's name and its ``JobKind/workIdentity(of:)``.
     public var workKey: String
     /// Where the finished result goes.
     public var destination: String
@@ -16,8 +16,6 @@ public struct JobRecord: Sendable, Equatable {
     public var workspace: String
     /// Whether an existing destination may be replaced.
     public var overwrite: Bool
-    /// How many chunks may run at once.
-    public var parallelism: Int
     public var state: JobState
     /// Why it failed, when it did.
     public var failure: FailureCategory?
@@ -36,7 +34,7 @@ public struct JobRecord: Sendable, Equatable {
 
     public init(
         id: JobID, request: TaskRequest, spec: Data, workKey: String, destination: String,
-        workspace: String, overwrite: Bool, parallelism: Int, state: JobState,
+        workspace: String, overwrite: Bool, state: JobState,
         progress: ProgressSnapshot, createdAt: Date = Date()
     ) {
         self.id = id
@@ -46,7 +44,6 @@ public struct JobRecord: Sendable, Equatable {
         self.destination = destination
         self.workspace = workspace
         self.overwrite = overwrite
-        self.parallelism = parallelism
         self.state = state
         self.progress = progress
         self.queueSequence = 0

@@ -11,6 +11,8 @@ struct JobRunner {
     let kind: AnyJobKind
     let record: JobRecord
     let task: ContinuedTask
+    /// How many chunks run at once.
+    let chunksAtOnce: Int
     /// How often the watcher looks for a cancel asked for through the store.
     let cancelPollInterval: Duration
     /// What holds all work for now (the machine is too hot); checked at every chunk boundary.
@@ -80,7 +82,7 @@ struct JobRunner {
         return .completed
     }
 
-    /// Runs the owed chunks, up to `parallelism` at once, checkpointing each as it lands. A chunk
+    /// Runs the owed chunks, up to ``chunksAtOnce`` at once, checkpointing each as it lands. A chunk
     /// that throws ``ItemFailure`` does not stop the others; the bad items are reported together.
     /// At each boundary, a ``HostCondition`` that holds work stops the job and sets `hostReason`.
     /// - Returns: the first error (or the item failures), or `nil` when every chunk ran or the job
@@ -103,7 +105,7 @@ struct JobRunner {
                     try? store.append(JournalEntry(jobID: record.id, event: .checkpoint, detail: ["held": reason]))
                     task.expire()
                 }
-                while inFlight < record.parallelism, failure == nil, !task.isExpired, let chunk = queue.popFirst() {
+                while inFlight < chunksAtOnce, failure == nil, !task.isExpired, let chunk = queue.popFirst() {
                     group.addTask {
                         let clock = ContinuousClock()
                         let began = clock.now

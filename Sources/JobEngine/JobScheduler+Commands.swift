@@ -72,14 +72,15 @@ extension JobScheduler {
         try store.requestCancel(id)
     }
 
-    /// The estimated seconds of work left in a job, from learned unit costs.
+    /// The estimated seconds of work left in a job, from learned unit costs, when this process
+    /// runs it (``chunksAtOnce`` at a time).
     public func estimatedSeconds(for id: JobID) throws -> Double {
         guard let job = try store.job(id), let kind = registeredKind(for: job.request.identifier) else {
             throw SchedulerError.noSuchJob(id.rawValue)
         }
         let tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
                                       chunks: try store.chunks(of: id))
-        return tracker.remainingCost / Double(job.parallelism)
+        return tracker.remainingCost / Double(chunksAtOnce(for: kind))
     }
 
     /// Removes the workspaces and lock files of completed, discarded and rejected jobs that a
@@ -115,7 +116,7 @@ extension JobScheduler {
                 }
                 if let journal { try store.append(journal) }
                 try store.transition(id, to: StateChange(state: .running, ownerPID: getpid(), clearsCancel: true),
-                                     journal: JournalEntry(jobID: id, event: .started, detail: ["pid": String(getpid())]))
+                                     journal: startedEntry(id, kind: registeredKind(for: record.request.identifier)))
             }
         } else {
             try store.transition(id, to: StateChange(state: .queued, ownerPID: getpid(), clearsCancel: true), journal: journal)

@@ -14,6 +14,9 @@ public final class JobScheduler: Sendable {
     public let store: any JobStore
     /// How many jobs may run at once in this state folder.
     public let maxConcurrentJobs: Int
+    /// How many chunks of one job this process runs at once: its own choice, from its own probe,
+    /// never stored with the job (another process resuming it chooses again).
+    public let chunksAtOnce: Int
     /// How often a queued job looks for capacity.
     public let queuePollInterval: Duration
     /// How often a running job looks for a cancel request from another process.
@@ -33,17 +36,19 @@ public final class JobScheduler: Sendable {
     ///     using the same store.
     ///   - probe: tells which resources (the GPU) requests may require.
     ///   - maxConcurrentJobs: capacity; at least 1.
+    ///   - chunksAtOnce: how many chunks of one job this process runs at once; at least 1.
     ///   - hostCondition: what holds all work for now: running jobs pause at their next chunk
     ///     boundary, and ``resume(_:strategy:)`` refuses, while it says so.
     public init(
         store: any JobStore, lockDirectory: URL, probe: any ResourceProbe = FixedResourceProbe(),
-        maxConcurrentJobs: Int, queuePollInterval: Duration = .milliseconds(100),
+        maxConcurrentJobs: Int, chunksAtOnce: Int = 1, queuePollInterval: Duration = .milliseconds(100),
         cancelPollInterval: Duration = .seconds(1), hostCondition: (any HostCondition)? = nil
     ) throws {
         self.store = store
         self.locks = try LockDirectory(directory: lockDirectory)
         self.probe = probe
         self.maxConcurrentJobs = max(1, maxConcurrentJobs)
+        self.chunksAtOnce = max(1, chunksAtOnce)
         self.queuePollInterval = queuePollInterval
         self.cancelPollInterval = cancelPollInterval
         self.hostCondition = hostCondition
@@ -78,13 +83,13 @@ public final class JobScheduler: Sendable {
         if let reason = probe.unsupportedReason(for: request.requiredResources) {
             throw try reject(id, request, specData, .unsupportedResource(reason))
         }
-        let plan: JobPlan
+        let plan: JobPlan, workKey: String
         do {
             plan = try kind.plan(specData)
+            workKey = try kind.workKey(specData)
         } catch {
             throw try reject(id, request, specData, .invalidInput(error.personMessage))
         }
-        let workKey = "\(kind.name)\n\(String(decoding: specData, as: UTF8.self))"
         if let existing = try store.unfinishedJob(workKey: workKey) {
             return .existing(try refreshed(existing))
         }
@@ -95,7 +100,7 @@ public final class JobScheduler: Sendable {
         var record = JobRecord(
             id: id, request: request, spec: specData, workKey: workKey, destination: plan.destination.path,
             workspace: Workspace.beside(plan.destination, for: id).directory.path, overwrite: plan.overwrite,
-            parallelism: plan.parallelism, state: .queued,
+            state: .queued,
             progress: ProgressSnapshot(unitsTotal: plan.chunks.count, finalizeWork: plan.finalizeWork,
                                        costs: UnitCostModel(seeds: kind.defaultCosts)))
         record.ownerPID = getpid()
@@ -107,7 +112,7 @@ public final class JobScheduler: Sendable {
                 }
                 record.state = .running
                 let inserted = try store.insert(record, chunks: plan.chunks)
-                try store.append(JournalEntry(jobID: id, event: .started, detail: ["pid": String(getpid())]))
+                try store.append(startedEntry(id, kind: kind))
                 return inserted
             }
         } else {
@@ -129,7 +134,8 @@ public final class JobScheduler: Sendable {
             if try await waitForCapacity(handle), let kind = registeredKind(for: handle.record.request.identifier) {
                 let record = try store.job(handle.id) ?? handle.record
                 outcome = await JobRunner(store: store, kind: kind, record: record, task: task,
-                                          cancelPollInterval: cancelPollInterval, hostCondition: hostCondition).run()
+                                          chunksAtOnce: chunksAtOnce(for: kind), cancelPollInterval: cancelPollInterval,
+                                          hostCondition: hostCondition).run()
             } else if registeredKind(for: handle.record.request.identifier) == nil {
                 try store.transition(handle.id, to: StateChange(state: .rejected, rejection: .unregisteredIdentifier,
                                                                 message: "no handler is registered for this kind"),
@@ -165,13 +171,13 @@ public final class JobScheduler: Sendable {
     /// - Returns: `false` when the job was asked to stop while it waited.
     private func waitForCapacity(_ handle: JobHandle) async throws -> Bool {
         if handle.record.state == .running { return !handle.task.isExpired }
+        let kind = registeredKind(for: handle.record.request.identifier)
         while true {
             if try handle.task.isExpired || store.isCancelRequested(handle.id) { return false }
             let admitted = try withAdmission { () -> Bool in
                 guard try hasCapacity(for: handle.record) else { return false }
                 try store.transition(handle.id, to: StateChange(state: .running, ownerPID: getpid()),
-                                     journal: JournalEntry(jobID: handle.id, event: .started,
-                                                           detail: ["pid": String(getpid())]))
+                                     journal: startedEntry(handle.id, kind: kind))
                 return true
             }
             if admitted { return true }
@@ -208,6 +214,18 @@ public final class JobScheduler: Sendable {
         return JobID(rawValue: suffix)
     }
 
+    /// How many chunks of a job of `kind` this process runs at once: ``chunksAtOnce``, or fewer
+    /// when the kind allows fewer.
+    func chunksAtOnce(for kind: AnyJobKind?) -> Int {
+        max(1, min(chunksAtOnce, kind?.maxChunksAtOnce ?? .max))
+    }
+
+    /// The journal line of a job starting in this process, with how many chunks it runs at once.
+    func startedEntry(_ id: JobID, kind: AnyJobKind?) -> JournalEntry {
+        JournalEntry(jobID: id, event: .started,
+                     detail: ["pid": String(getpid()), "chunks_at_once": String(chunksAtOnce(for: kind))])
+    }
+
     func markInterrupted(_ job: JobRecord) throws {
         try store.transition(job.id, to: StateChange(state: .interrupted),
                              journal: JournalEntry(jobID: job.id, event: .interrupted,
@@ -223,7 +241,7 @@ public final class JobScheduler: Sendable {
 
     private func reject(_ id: JobID, _ request: TaskRequest, _ spec: Data, _ rejection: Rejection) throws -> SchedulerError {
         var record = JobRecord(id: id, request: request, spec: spec, workKey: "rejected \(id)", destination: "",
-                               workspace: "", overwrite: false, parallelism: 1, state: .rejected,
+                               workspace: "", overwrite: false, state: .rejected,
                                progress: ProgressSnapshot(unitsTotal: 0, costs: UnitCostModel()))
         record.rejection = rejection.reason
         record.message = rejection.message

@@ -55,7 +55,7 @@ struct CommandContext: Sendable {
         let maxJobs = try arguments.integer("max-jobs", in: 1...1024) ?? hostReport.defaultMaxJobs
         let probe = GPUResourceProbe()
         let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),
-                                         probe: probe, maxConcurrentJobs: maxJobs,
+                                         probe: probe, maxConcurrentJobs: maxJobs, chunksAtOnce: chunkParallelism,
                                          hostCondition: ThermalGuard(probe: hostProbe))
         try MediaJobKinds.register(on: scheduler, environment: media)
         try scheduler.cleanFinishedWorkspaces()
@@ -78,7 +78,7 @@ struct CommandContext: Sendable {
     func batchSettings(output: String) throws -> BatchSettings {
         let pixels = try arguments.integer("max-pixels", in: 1...1 << 40)
         return BatchSettings(output: output, overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
-                             parallelism: chunkParallelism, imageLimits: pixels.map { ImageLimits(maxPixels: $0) } ?? ImageLimits(),
+                             imageLimits: pixels.map { ImageLimits(maxPixels: $0) } ?? ImageLimits(),
                              mediaLimits: pixels.map { MediaLimits(maxPixels: $0) } ?? MediaLimits(), gpu: try gpuPreference())
     }
 
@@ -106,8 +106,8 @@ struct CommandContext: Sendable {
         hostProbe.report(diskPath: stateDirectory)
     }
 
-    /// How many chunks of a media job may run at once here: bounded by usable CPUs, memory and
-    /// the open-file limit.
+    /// How many chunks of a job this process runs at once, decided when it runs the job (never
+    /// stored with it): bounded by usable CPUs, memory and the open-file limit.
     var chunkParallelism: Int {
         min(hostReport.parallelism(memoryPerChunk: MediaJobKinds.memoryPerChunk), OpenFileLimit.chunksAllowed)
     }

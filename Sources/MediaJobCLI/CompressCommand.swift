@@ -13,8 +13,9 @@ enum CompressCommand: Command {
         Inputs are files or folders (searched recursively). Photos are re-encoded in their own
         format where it is jpeg, webp or png (jpeg otherwise), fitted inside --max-size, at
         --quality or at the best quality that meets --target-size. Videos are re-encoded to
-        H.264 (libx264, --preset, --video-crf) in keyframe-aligned segments, two or more at a
-        time, and joined without re-encoding; audio is copied. Where an output would be larger
+        H.264 (libx264, --preset, --video-crf) in keyframe-aligned segments of bounded work
+        (--chunk-seconds), as many at a time as this machine has cores for, and joined without
+        re-encoding; audio is copied. Where an output would be larger
         than its input, the input is copied instead and report.json says so. DIR must not
         exist yet unless --overwrite is given. Resizing (photos and video frames) runs on a
         Vulkan GPU when probing selected one, else on the CPU (--gpu). Photos are converted to
@@ -33,6 +34,8 @@ enum CompressCommand: Command {
         .option("video-crf", "N", "x264 constant rate factor 0 to 51 (default 23; higher is smaller)"),
         .option("preset", "P", "x264 preset, ultrafast … veryslow (default veryfast)"),
         CommonOptions.keepProfile, CommonOptions.keepMetadata,
+        .option("chunk-seconds", "S", "the most work one video chunk may be, in seconds on the reference machine "
+                + "(default 5; a stop lands within about this long, shorter costs bytes)"),
     ] + CommonOptions.batch
 
     static func run(_ context: CommandContext) async throws -> Int32 {
@@ -51,6 +54,7 @@ enum CompressCommand: Command {
             quality: try arguments.integer("quality", in: 1...100) ?? 80,
             targetSize: try arguments.integer("target-size", in: 1_000...Int(Int32.max)).map(Int64.init),
             videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,
+            chunkSeconds: try chunkSeconds(arguments.value("chunk-seconds")),
             settings: try context.batchSettings(output: output),
             profile: arguments.has("keep-profile") ? .keep : .srgb, metadata: arguments.has("keep-metadata") ? .all : .safe)
         let scheduler = try context.openScheduler()
@@ -62,6 +66,15 @@ enum CompressCommand: Command {
             context.announceRendering(spec.settings.gpu) // after planning: the GPU probe ran meanwhile
             return submission
         }
+    }
+
+    /// Reads `--chunk-seconds`: 0.5 to 3600, default ``VideoWork/defaultChunkSeconds``.
+    private static func chunkSeconds(_ text: String?) throws -> Double {
+        guard let text else { return VideoWork.defaultChunkSeconds }
+        guard let seconds = Double(text), (0.5...3600).contains(seconds) else {
+            throw UsageError("--chunk-seconds must be a number of seconds from 0.5 to 3600, got '\(text)'", command: name)
+        }
+        return seconds
     }
 
     /// Reads `WxH`.

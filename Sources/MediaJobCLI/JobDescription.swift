@@ -12,7 +12,7 @@ enum JobDescription {
             "state": job.state.rawValue, "fraction": (job.progress.fraction * 10_000).rounded() / 10_000,
             "stage": job.progress.stage?.rawValue ?? NSNull(), "title": job.request.title,
             "destination": job.destination, "units_done": job.progress.unitsDone,
-            "units_total": job.progress.unitsTotal, "parallelism": job.parallelism, "created_at": iso(job.createdAt), "updated_at": iso(job.updatedAt),
+            "units_total": job.progress.unitsTotal, "created_at": iso(job.createdAt), "updated_at": iso(job.updatedAt),
         ]
         object["eta_s"] = job.progress.etaSeconds ?? NSNull()
         object["failure"] = job.failure?.rawValue ?? NSNull()

@@ -12,8 +12,6 @@ public struct BatchSettings: Codable, Sendable, Equatable {
     public var overwrite: Bool
     /// Skip bad items (and list them with the result) instead of failing the job.
     public var skipBad: Bool
-    /// Chunks run at once.
-    public var parallelism: Int
     /// The largest image an input may be.
     public var imageLimits: ImageLimits
     /// The largest video picture, and the containers, an input may have.
@@ -21,20 +19,20 @@ public struct BatchSettings: Codable, Sendable, Equatable {
     /// Where pictures may render.
     public var gpu: GPUPreference
 
-    public init(output: String, overwrite: Bool = false, skipBad: Bool = false, parallelism: Int = 1,
+    public init(output: String, overwrite: Bool = false, skipBad: Bool = false,
                 imageLimits: ImageLimits = ImageLimits(), mediaLimits: MediaLimits = MediaLimits(),
                 gpu: GPUPreference = .auto) {
         self.output = output
         self.overwrite = overwrite
         self.skipBad = skipBad
-        self.parallelism = parallelism
         self.imageLimits = imageLimits
         self.mediaLimits = mediaLimits
         self.gpu = gpu
     }
 
-    /// The plan of a job with these settings: `chunks`, published at ``output``.
-    func plan(_ chunks: [PlannedChunk]) -> JobPlan {
-        JobPlan(destination: URL(fileURLWithPath: output), chunks: chunks, parallelism: parallelism, overwrite: overwrite)
+    /// The plan of a job with these settings: `chunks`, published at ``output``, and packaging
+    /// that is `finalizeWork` (see ``JobPlan/finalizeWork``).
+    func plan(_ chunks: [PlannedChunk], finalizeWork: Double = 1) -> JobPlan {
+        JobPlan(destination: URL(fileURLWithPath: output), chunks: chunks, overwrite: overwrite, finalizeWork: finalizeWork)
     }
 }

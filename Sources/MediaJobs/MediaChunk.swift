@@ -24,21 +24,37 @@ enum MediaChunk: Codable, Equatable, Sendable {
         }
     }
 
-    /// The chunks for item `item` at `path`: one for an image; for a video, its segments over
-    /// `start..<end` (end: the video's end when `nil`) and each of its audio tracks; one that will report the
-    /// problem for a file neither library reads.
-    static func plan(item: Int, path: String, start: Double, end: Double?, planner: SegmentPlanner,
-                     limits: MediaLimits, imageLimits: ImageLimits) -> [MediaChunk] {
+    /// The chunks for item `item` at `path`, whose outputs are called `output`: one for an image;
+    /// for a video, its segments over `start..<end` (end: the video's end when `nil`), none more
+    /// work than `video` allows, and each of its audio tracks; one that will report the problem
+    /// for a file neither library reads. Each states its work: megapixels for an image,
+    /// ``VideoWork`` units for a segment, seconds for an audio track.
+    static func plan(item: Int, path: String, output: String, start: Double, end: Double?, video: VideoWork,
+                     limits: MediaLimits, imageLimits: ImageLimits) throws -> [PlannedChunk] {
         switch try? AssetProbe.classify(path, limits: limits, imageLimits: imageLimits) {
-        case .image:
-            return [.image(item: item)]
+        case .image(let width, let height):
+            return [try MediaChunk.image(item: item).planned(output: output, work: Double(width * height) / 1e6)]
         case .video(let info):
+            guard let stream = info.video else { fallthrough } // AssetProbe makes videos only of files with one
             let end = min(end ?? info.duration, info.duration)
-            let segments = planner.segments(keyframes: info.keyframes, from: start, to: end).enumerated()
-                .map { MediaChunk.segment(item: item, index: $0.offset, start: $0.element.start, end: $0.element.end) }
-            return segments + info.audioTracks.indices.map { .audio(item: item, start: start, end: end, track: $0) }
+            let segments = video.planner(for: stream).segments(keyframes: info.keyframes, from: start, to: end)
+            let pictures = try segments.enumerated().map { index, range in
+                try MediaChunk.segment(item: item, index: index, start: range.start, end: range.end)
+                    .planned(output: output, work: video.work(stream, seconds: range.end - range.start))
+            }
+            return try pictures + info.audioTracks.indices.map {
+                try MediaChunk.audio(item: item, start: start, end: end, track: $0).planned(output: output, work: end - start)
+            }
         case nil:
-            return [.unreadable(item: item)]
+            return [try MediaChunk.unreadable(item: item).planned(output: output, work: 1)]
+        }
+    }
+
+    /// The work of packaging what `chunks` make, in megapixels of output: an image's own, and a
+    /// segment's ``VideoWork`` units by the million (about its megapixel-frames).
+    static func packageWork(of chunks: [PlannedChunk]) -> Double {
+        chunks.reduce(0) { total, chunk in
+            total + (chunk.stage == .render ? chunk.work : chunk.stage == .encode ? chunk.work / 1e6 : 0)
         }
     }
 
@@ -47,15 +63,15 @@ enum MediaChunk: Codable, Equatable, Sendable {
     /// The audio track this chunk takes, if it is an audio chunk.
     var audioTrack: Int? { if case .audio(_, _, _, let track) = self { track ?? 0 } else { nil } }
 
-    /// The chunk as planned: a key naming its output, its stage, and this as its detail.
-    func planned(output: String) throws -> PlannedChunk {
+    /// The chunk as planned: a key naming its output, its stage, this as its detail, and `work`.
+    func planned(output: String, work: Double) throws -> PlannedChunk {
         let (key, stage): (String, Stage) = switch self {
         case .image: ("image-\(output)", .render)
         case .segment(_, let index, _, _): ("segment-\(output)-\(index)", .encode)
-        case .audio: ("audio-\(output)-\(audioTrack!)", .encode)
+        case .audio: ("audio-\(output)-\(audioTrack!)", .audio)
         case .unreadable: ("unreadable-\(output)", .render)
         }
-        return PlannedChunk(key: key, stage: stage, detail: try JSONEncoder().encode(self))
+        return PlannedChunk(key: key, stage: stage, detail: try JSONEncoder().encode(self), work: work)
     }
 
     init(_ chunk: PlannedChunk) throws {

@@ -58,6 +58,9 @@ public struct SelfTestJob: JobKind {
 
     public var defaultCosts: [Stage: Double] { [.render: 0.05, .encode: 0.1, .package: 0.01] }
 
+    /// One unit after another, so that a stop, a kill or a fault at a step lands at a known unit.
+    public var maxChunksAtOnce: Int? { 1 }
+
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard spec.units >= 1, spec.units <= 1_000_000 else { throw SelfTestError.badSetting("units must be between 1 and 1000000") }
         guard spec.unitMilliseconds >= 0 else { throw SelfTestError.badSetting("unit time must not be negative") }

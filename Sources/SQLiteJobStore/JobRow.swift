@@ -5,7 +5,7 @@ import TaskContract
 /// How a ``JobRecord`` maps to a row of the `jobs` table.
 enum JobRow {
     static let columns = """
-        id, request, spec, work_key, destination, workspace, overwrite, parallelism, state, failure, rejection,
+        id, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection,
         message, progress, queue_seq, created_at, updated_at, owner_pid
         """
 
@@ -17,7 +17,7 @@ enum JobRow {
         var job = JobRecord(
             id: JobID(rawValue: id), request: try decode(TaskRequest.self, row.blob("request")), spec: try row.blob("spec"),
             workKey: try row.text("work_key"), destination: try row.text("destination"), workspace: try row.text("workspace"),
-            overwrite: try row.integer("overwrite") != 0, parallelism: Int(try row.integer("parallelism")),
+            overwrite: try row.integer("overwrite") != 0,
             state: try known(JobState.self, row.text("state"), column: "state", job: id),
             progress: try decode(ProgressSnapshot.self, row.blob("progress")),
             createdAt: Date(timeIntervalSince1970: try row.real("created_at")))
@@ -39,11 +39,14 @@ enum JobRow {
     }
 
     /// The values for the `INSERT` in ``SQLiteJobStore/insert(_:chunks:)``, in its order.
+    ///
+    /// The `parallelism` column is no longer read (how many chunks run at once is the running
+    /// process's choice, not the job's) and is written as 0: it is `NOT NULL` in every schema.
     static func values(for job: JobRecord) throws -> [SQLiteValue] {
         [
             .text(job.id.rawValue), .text(job.request.identifier.rawValue), .text(job.kind),
             .blob(try encode(job.request)), .blob(job.spec), .text(job.workKey), .text(job.destination),
-            .text(job.workspace), .integer(job.overwrite ? 1 : 0), .integer(Int64(job.parallelism)),
+            .text(job.workspace), .integer(job.overwrite ? 1 : 0), .integer(0),
             .text(job.state.rawValue), .optional(job.failure?.rawValue), .optional(job.rejection?.rawValue),
             .optional(job.message), .blob(try encode(job.progress)), .integer(job.queueSequence),
             .real(job.createdAt.timeIntervalSince1970), .real(job.updatedAt.timeIntervalSince1970),

@@ -10,18 +10,18 @@ struct EngineFixture {
     let job: ScriptedJob
     let scheduler: JobScheduler
 
-    init(maxJobs: Int = 1, probe: any ResourceProbe = FixedResourceProbe(), hostCondition: (any HostCondition)? = nil,
+    init(maxJobs: Int = 1, chunksAtOnce: Int = 1, probe: any ResourceProbe = FixedResourceProbe(), hostCondition: (any HostCondition)? = nil,
          hook: @escaping ScriptedJob.Hook = { _, _ in }) throws {
         job = ScriptedJob(hook: hook)
         scheduler = try JobScheduler(store: store, lockDirectory: folder.url.appendingPathComponent("locks"), probe: probe,
-                                     maxConcurrentJobs: maxJobs, queuePollInterval: .milliseconds(5),
+                                     maxConcurrentJobs: maxJobs, chunksAtOnce: chunksAtOnce, queuePollInterval: .milliseconds(5),
                                      cancelPollInterval: .milliseconds(5), hostCondition: hostCondition)
         try scheduler.register(job)
     }
 
     /// Settings for `units` chunks publishing to `name` in the folder.
-    func spec(units: Int = 4, name: String = "out.txt", overwrite: Bool = false, parallelism: Int = 1) -> ScriptedJob.Spec {
-        ScriptedJob.Spec(units: units, destination: folder.path(name), overwrite: overwrite, parallelism: parallelism)
+    func spec(units: Int = 4, name: String = "out.txt", overwrite: Bool = false) -> ScriptedJob.Spec {
+        ScriptedJob.Spec(units: units, destination: folder.path(name), overwrite: overwrite)
     }
 
     func request(_ strategy: SubmissionStrategy = .queue, resources: TaskResources = []) throws -> TaskRequest {

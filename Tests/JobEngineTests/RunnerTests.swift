@@ -53,10 +53,10 @@ import Testing
         #expect(fractions.last == 1)
     }
 
-    @Test func chunksRunInParallelUpToTheJobsParallelism() async throws {
+    @Test func chunksRunInParallelUpToTheRunningProcesssChunksAtOnce() async throws {
         let inFlight = Mutex((now: 0, most: 0))
         let bothStarted = Gate()
-        let fixture = try EngineFixture { _, _ in
+        let fixture = try EngineFixture(chunksAtOnce: 2) { _, _ in
             let count = inFlight.withLock { state -> Int in
                 state.now += 1
                 state.most = max(state.most, state.now)
@@ -66,7 +66,7 @@ import Testing
             await bothStarted.wait()
             inFlight.withLock { $0.now -= 1 }
         }
-        let handle = try fixture.submit(fixture.spec(units: 6, parallelism: 2))
+        let handle = try fixture.submit(fixture.spec(units: 6))
         #expect(await fixture.scheduler.run(handle) == .completed)
         #expect(inFlight.withLock { $0.most } == 2)
         #expect(fixture.result() == ScriptedJob.expectedResult(units: 6))

@@ -16,8 +16,9 @@ struct CLIFixture {
     }
 
     /// The same, started in the background.
-    func start(_ command: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> CLIProcess {
-        try CLIProcess([command] + arguments + ["--state-dir", stateDir], environment: environment)
+    func start(_ command: String, _ arguments: [String] = [], environment: [String: String] = [:],
+               launcher: [String] = []) throws -> CLIProcess {
+        try CLIProcess([command] + arguments + ["--state-dir", stateDir], environment: environment, launcher: launcher)
     }
 
     /// A self-test's arguments, publishing to `name` in the folder.

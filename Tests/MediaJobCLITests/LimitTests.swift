@@ -24,7 +24,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == (try MiniProject.referenceArchive()))
         let id = try #require(result.events.first?[string: "job_id"])
-        #expect(try fixture.status(id)[number: "parallelism"] == 8, "64 CPUs, but (64 − 32) / 4 descriptors' worth of chunks")
+        #expect(try StoredJob(fixture, id: id).journalHas("chunks_at_once", "8"),
+                "64 CPUs, but (64 − 32) / 4 descriptors' worth of chunks")
     }
 
     @Test func chunksAtOnceAreBoundedByUsableMemoryAsWellAsCPUs() throws {
@@ -41,7 +42,7 @@ import Testing
                                                 "--json"], environment: starved.environment)
         #expect(export.status == 0, "\(export.stderr)")
         let id = try #require(export.events.first?[string: "job_id"])
-        #expect(try fixture.status(id)[number: "parallelism"] == 1, "8 CPUs but memory for one chunk")
+        #expect(try StoredJob(fixture, id: id).journalHas("chunks_at_once", "1"), "8 CPUs but memory for one chunk")
     }
 
     @Test func aCriticallyHotMachinePausesARunningJobAndResumeWaitsUntilItCools() throws {

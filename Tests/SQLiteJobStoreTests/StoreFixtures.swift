@@ -20,7 +20,7 @@ func makeJob(kind: String = "export", workKey: String = "work-1", state: JobStat
     var job = JobRecord(
         id: JobID(rawValue: String(identifier.rawValue.split(separator: ".").last!)),
         request: request, spec: Data(#"{"crf":20}"#.utf8), workKey: workKey, destination: "/videos/holiday.mp4",
-        workspace: "/videos/.holiday.mediajob", overwrite: true, parallelism: 2, state: state,
+        workspace: "/videos/.holiday.mediajob", overwrite: true, state: state,
         progress: ProgressSnapshot(unitsTotal: unitsTotal, costs: UnitCostModel(seeds: [.render: 2, .encode: 4])),
         createdAt: Date(timeIntervalSince1970: 1_700_000_000.5))
     job.message = "waiting for capacity"

@@ -21,6 +21,8 @@ public struct CompressJob: JobKind {
         public var targetSize: Int64?
         public var videoCRF: Int
         public var preset: String
+        /// The most work one video segment may be, in seconds on the reference machine (``VideoWork``).
+        public var chunkSeconds: Double
         /// The folder that will hold the outputs and `report.json` (``BatchSettings/output``), and
         /// how bad items, limits and the GPU are treated.
         public var settings: BatchSettings
@@ -30,8 +32,8 @@ public struct CompressJob: JobKind {
         public var metadata: MetadataPolicy
 
         public init(items: [InputItem], maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?,
-                    videoCRF: Int, preset: String, settings: BatchSettings, profile: ColourProfilePolicy = .srgb,
-                    metadata: MetadataPolicy = .safe) {
+                    videoCRF: Int, preset: String, chunkSeconds: Double = VideoWork.defaultChunkSeconds,
+                    settings: BatchSettings, profile: ColourProfilePolicy = .srgb, metadata: MetadataPolicy = .safe) {
             self.items = items
             self.maxWidth = maxWidth
             self.maxHeight = maxHeight
@@ -39,6 +41,7 @@ public struct CompressJob: JobKind {
             self.targetSize = targetSize
             self.videoCRF = videoCRF
             self.preset = preset
+            self.chunkSeconds = chunkSeconds
             self.settings = settings
             self.profile = profile
             self.metadata = metadata
@@ -66,18 +69,37 @@ public struct CompressJob: JobKind {
 
     public var name: String { "compress" }
 
-    public var defaultCosts: [Stage: Double] { [.render: 0.3, .encode: 5, .package: 0.3] }
+    /// Seconds per unit of work on the reference machine, in the units of ``ExportJob/defaultCosts``.
+    public var defaultCosts: [Stage: Double] {
+        [.render: 0.03, .encode: 1 / VideoWork.referenceRate, .audio: 0.003, .package: 0.005]
+    }
+
+    /// The same compression: the inputs (with their size and modification time), the settings
+    /// that shape the outputs, `--skip-bad`, and the output folder.
+    public func workIdentity(of spec: Spec) throws -> any Encodable {
+        WorkIdentity(inputs: spec.items.map(\.path), settings: Settings(spec), destination: spec.settings.output)
+    }
+
+    private struct Settings: Encodable {
+        var maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?, videoCRF: Int, preset: String
+        var chunkSeconds: Double, profile: ColourProfilePolicy, metadata: MetadataPolicy, skipBad: Bool
+
+        init(_ spec: Spec) {
+            (maxWidth, maxHeight, quality, targetSize) = (spec.maxWidth, spec.maxHeight, spec.quality, spec.targetSize)
+            (videoCRF, preset, chunkSeconds) = (spec.videoCRF, spec.preset, spec.chunkSeconds)
+            (profile, metadata, skipBad) = (spec.profile, spec.metadata, spec.settings.skipBad)
+        }
+    }
 
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard !spec.items.isEmpty else { throw InputError(message: "no photos or videos were found in the inputs") }
         try MediaLibraries.initialize()
-        let planner = SegmentPlanner(parallelism: spec.settings.parallelism)
+        let video = VideoWork(edit: spec.edit, encoding: spec.encoding, chunkSeconds: spec.chunkSeconds)
         let chunks = try spec.items.enumerated().flatMap { index, item in
-            try MediaChunk.plan(item: index, path: item.path, start: 0, end: nil, planner: planner,
+            try MediaChunk.plan(item: index, path: item.path, output: item.name, start: 0, end: nil, video: video,
                                 limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)
-                .map { try $0.planned(output: item.name) }
         }
-        return spec.settings.plan(chunks)
+        return spec.settings.plan(chunks, finalizeWork: MediaChunk.packageWork(of: chunks))
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {

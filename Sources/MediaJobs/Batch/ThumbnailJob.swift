@@ -54,6 +54,20 @@ public struct ThumbnailJob: JobKind {
 
     public var defaultCosts: [Stage: Double] { [.render: 0.2, .package: 0.3] }
 
+    /// The same thumbnails: the inputs (with their size and modification time), size, format,
+    /// quality, `--skip-bad`, and the output folder.
+    public func workIdentity(of spec: Spec) throws -> any Encodable {
+        WorkIdentity(inputs: spec.items.map(\.path), settings: Settings(spec), destination: spec.settings.output)
+    }
+
+    private struct Settings: Encodable {
+        var size: Int, format: String, quality: Int, metadata: MetadataPolicy, skipBad: Bool
+
+        init(_ spec: Spec) {
+            (size, format, quality, metadata, skipBad) = (spec.size, spec.format, spec.quality, spec.metadata, spec.settings.skipBad)
+        }
+    }
+
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard !spec.items.isEmpty else { throw InputError(message: "no photos or videos were found in the inputs") }
         _ = try MediaSettings.imageFormat(spec.format)

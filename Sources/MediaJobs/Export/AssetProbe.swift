@@ -4,7 +4,8 @@ import Vips
 
 /// What an asset is, judged by its content rather than its name.
 enum AssetKind: Equatable, Sendable {
-    case image
+    /// A still image of `width` × `height` stored pixels (before any orientation).
+    case image(width: Int, height: Int)
     case video(MediaInfo)
 }
 
@@ -18,8 +19,8 @@ enum AssetProbe {
     static func classify(_ path: String, limits: MediaLimits, imageLimits: ImageLimits) throws -> AssetKind {
         let imageError: any Error
         do {
-            _ = try VipsImage.load(path, limits: imageLimits)
-            return .image
+            let image = try VipsImage.load(path, limits: imageLimits)
+            return .image(width: image.width, height: image.height)
         } catch let error as VipsError where error.kind == .unreadable {
             throw error // missing, or not a regular file: FFmpeg would fail the same way, or block on a FIFO
         } catch {

@@ -40,22 +40,40 @@ public struct ExportJob: JobKind {
 
     public var name: String { "export" }
 
-    public var defaultCosts: [Stage: Double] { [.render: 0.3, .encode: 3, .package: 0.5] }
+    /// Seconds per unit of work on the reference machine: a megapixel of photo, a ``VideoWork``
+    /// unit (one thread does 110 million a second), a second of audio, a megapixel packaged.
+    public var defaultCosts: [Stage: Double] {
+        [.render: 0.025, .encode: 1 / VideoWork.referenceRate, .audio: 0.003, .package: 0.005]
+    }
+
+    /// The same export: the project's assets (with their size and modification time), the
+    /// manifest's edits and settings, `--skip-bad`, and the package's path. Limits, the GPU
+    /// preference and `--overwrite` change how the work is done, not what it is.
+    public func workIdentity(of spec: Spec) throws -> any Encodable {
+        let inputs = try spec.manifest.assets.indices.map { try ExportAssets.path(of: $0, in: spec) }
+        return WorkIdentity(inputs: inputs, settings: Settings(manifest: spec.manifest, skipBad: spec.settings.skipBad),
+                            destination: spec.settings.output)
+    }
+
+    private struct Settings: Encodable {
+        var manifest: ProjectManifest
+        var skipBad: Bool
+    }
 
     public func plan(_ spec: Spec) throws -> JobPlan {
         try MediaLibraries.initialize()
         _ = try MediaSettings.imageFormat(spec.manifest.export.image.format)
-        _ = try MediaSettings.videoEncoding(spec.manifest.export.video)
-        let planner = SegmentPlanner(parallelism: spec.settings.parallelism)
+        let settings = spec.manifest.export.video
+        let encoding = try MediaSettings.videoEncoding(settings)
         var chunks: [PlannedChunk] = []
         for (index, asset) in spec.manifest.assets.enumerated() {
-            let path = try ExportAssets.path(of: index, in: spec)
-            let planned = MediaChunk.plan(item: index, path: path, start: asset.edits.trim?.start ?? 0,
-                                          end: asset.edits.trim?.end, planner: planner, limits: spec.settings.mediaLimits,
-                                          imageLimits: spec.settings.imageLimits)
-            chunks += try planned.map { try $0.planned(output: asset.output) }
+            let video = VideoWork(edit: MediaSettings.videoEdit(asset.edits, maxHeight: settings.maxHeight), encoding: encoding,
+                                  chunkSeconds: settings.chunkSeconds)
+            chunks += try MediaChunk.plan(item: index, path: try ExportAssets.path(of: index, in: spec), output: asset.output,
+                                          start: asset.edits.trim?.start ?? 0, end: asset.edits.trim?.end, video: video,
+                                          limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)
         }
-        return spec.settings.plan(chunks)
+        return spec.settings.plan(chunks, finalizeWork: MediaChunk.packageWork(of: chunks))
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {

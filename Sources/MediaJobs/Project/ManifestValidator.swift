@@ -72,6 +72,8 @@ struct ManifestValidator {
         if let height = export.video.maxHeight {
             try require((16...8640).contains(height), "export.video.max_height", "must be between 16 and 8640")
         }
+        try require((0.5...3600).contains(export.video.chunkSeconds), "export.video.chunk_seconds",
+                    "must be between 0.5 and 3600 (seconds of work a video chunk may be)")
         if case .aac(let bitrate) = export.audio {
             try require((16_000...512_000).contains(bitrate), "export.audio.bitrate", "must be between 16000 and 512000")
         }

@@ -111,7 +111,9 @@ extension ExportSettings.ImageSettings: Decodable {
 }
 
 extension ExportSettings.VideoSettings: Decodable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case codec, crf, preset, maxHeight = "max_height" }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case codec, crf, preset, maxHeight = "max_height", chunkSeconds = "chunk_seconds"
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -120,6 +122,7 @@ extension ExportSettings.VideoSettings: Decodable {
         crf = try container.decodeIfPresent(Int.self, forKey: .crf) ?? crf
         preset = try container.decodeIfPresent(String.self, forKey: .preset) ?? preset
         maxHeight = try container.decodeIfPresent(Int.self, forKey: .maxHeight)
+        chunkSeconds = try container.decodeIfPresent(Double.self, forKey: .chunkSeconds) ?? chunkSeconds
     }
 }
 

@@ -87,6 +87,9 @@ public struct ExportSettings: Sendable, Equatable, Encodable {
         public var preset = "veryfast"
         /// The tallest output, in pixels; absent keeps the source's.
         public var maxHeight: Int?
+        /// The most work one video segment may be, in seconds on the reference machine
+        /// (``VideoWork``): a stop lands within about this long; shorter costs bytes.
+        public var chunkSeconds = VideoWork.defaultChunkSeconds
     }
 
     /// Audio of videos: copied as it is, or re-encoded to AAC.

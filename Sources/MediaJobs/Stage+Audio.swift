@@ -1,0 +1,6 @@
+import TaskContract
+
+extension Stage {
+    /// Copying or re-encoding a video's audio (work: seconds of audio).
+    static let audio = Stage(rawValue: "audio")
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What makes two submissions of a media job the same work (``JobKind/workIdentity(of:)``): the
+/// input files as they are now (path, size, modification time), the settings that shape the
+/// result, and the destination.
+struct WorkIdentity<Settings: Encodable>: Encodable {
+    /// One input file as it is when the job is submitted.
+    struct Input: Encodable, Equatable {
+        var path: String
+        /// Bytes; −1 when the file cannot be read (planning then says why).
+        var size: Int64
+        /// Seconds since 1970, to the file system's precision; `nil` when unreadable.
+        var modified: Double?
+
+        init(path: String) {
+            self.path = path
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+            modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
+        }
+    }
+
+    var inputs: [Input]
+    var settings: Settings
+    var destination: String
+
+    init(inputs: [String], settings: Settings, destination: String) {
+        self.inputs = inputs.map(Input.init)
+        self.settings = settings
+        self.destination = destination
+    }
+}
