@@ -15,9 +15,12 @@ final class SignalStop {
     init(graceful: @escaping @Sendable () -> Void, immediate: @escaping @Sendable () -> Void) {
         var sources: [any DispatchSourceSignal] = []
         let count = SignalCount()
+        // A queue of its own: the global queue's threads are the ones chunks run on, and while
+        // every one of them is busy in a long library call a signal would wait for a chunk to end.
+        let queue = DispatchQueue(label: "mediajob.signals")
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if count.next() == 1 { graceful() } else { immediate() }
             }
