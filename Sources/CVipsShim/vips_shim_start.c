@@ -36,7 +36,7 @@ const char *shim_find_loader(const char *filename) {
 
 // Builds a loader with the options every open uses, plus `source_name` set to `source`.
 static int shim_open_with(const char *loader, const char *source_name, const GValue *source, int sequential,
-                          VipsImage **out) {
+                          int all_pages, VipsImage **out) {
     // Built directly rather than through vips_cache_operation_buildp: a cached load would hand
     // back the old pixels of a file that has since been replaced at the same path.
     VipsOperation *operation = vips_operation_new(loader);
@@ -44,6 +44,10 @@ static int shim_open_with(const char *loader, const char *source_name, const GVa
         return -1;
     VipsAccess access = sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM;
     g_object_set_property(G_OBJECT(operation), source_name, source);
+    if (all_pages && vips_object_set(VIPS_OBJECT(operation), "n", -1, NULL)) {
+        g_object_unref(operation);
+        return -1;
+    }
     if (vips_object_set(VIPS_OBJECT(operation),
             "access", access,
             "fail_on", VIPS_FAIL_ON_WARNING,
@@ -59,11 +63,11 @@ static int shim_open_with(const char *loader, const char *source_name, const GVa
     return 0;
 }
 
-int shim_open(const char *loader, const char *filename, int sequential, VipsImage **out) {
+int shim_open(const char *loader, const char *filename, int sequential, int all_pages, VipsImage **out) {
     GValue value = G_VALUE_INIT;
     g_value_init(&value, G_TYPE_STRING);
     g_value_set_string(&value, filename);
-    int result = shim_open_with(loader, "filename", &value, sequential, out);
+    int result = shim_open_with(loader, "filename", &value, sequential, all_pages, out);
     g_value_unset(&value);
     return result;
 }
@@ -74,7 +78,7 @@ int shim_open_buffer(const char *loader, const void *data, size_t length, int se
     GValue value = G_VALUE_INIT;
     g_value_init(&value, VIPS_TYPE_BLOB);
     g_value_set_boxed(&value, blob);
-    int result = shim_open_with(loader, "buffer", &value, sequential, out);
+    int result = shim_open_with(loader, "buffer", &value, sequential, 0, out);
     g_value_unset(&value);
     vips_area_unref(VIPS_AREA(blob));
     return result;

@@ -29,15 +29,16 @@ enum ImageSource {
         self = .cleanedJPEG(path: path, data: segments.joined)
     }
 
-    /// The image's header; pixels are decoded when evaluated.
-    func open(sequential: Bool) throws -> VipsImage {
+    /// The image's header; pixels are decoded when evaluated. `allFrames`: every frame of an
+    /// animation stacked vertically (GIF, WebP; a cleaned JPEG has one).
+    func open(sequential: Bool, allFrames: Bool = false) throws -> VipsImage {
         var output: ImagePointer?
         let status: Int32
         let path: String
         switch self {
         case .file(let file, let loader):
             path = file
-            status = shim_open(loader, file, sequential ? 1 : 0, &output)
+            status = shim_open(loader, file, sequential ? 1 : 0, allFrames ? 1 : 0, &output)
         case .cleanedJPEG(let file, let data):
             path = file
             status = data.withUnsafeBytes { shim_open_buffer("jpegload_buffer", $0.baseAddress, $0.count, sequential ? 1 : 0, &output) }

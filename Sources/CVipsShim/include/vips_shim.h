@@ -28,7 +28,8 @@ const char *shim_find_loader(const char *filename);
 /// Opens a file with the given loader without the operation cache, so a replaced file is read
 /// again. Reads the header only; pixels are decoded when the image is evaluated.
 /// `sequential`: VIPS_ACCESS_SEQUENTIAL instead of VIPS_ACCESS_RANDOM. Fails on any decode error.
-int shim_open(const char *loader, const char *filename, int sequential, VipsImage **out);
+/// `all_pages`: every page (frame) stacked vertically, for loaders with an "n" option.
+int shim_open(const char *loader, const char *filename, int sequential, int all_pages, VipsImage **out);
 
 /// As shim_open, from bytes in memory (copied) with a buffer loader such as "jpegload_buffer".
 int shim_open_buffer(const char *loader, const void *data, size_t length, int sequential, VipsImage **out);
@@ -80,6 +81,12 @@ int shim_multiply(VipsImage *left, VipsImage *right, VipsImage **out);
 int shim_avg(VipsImage *in, double *out);
 
 // MARK: - Colour profiles and metadata
+
+/// A private view of `in` whose frames are `page_height` rows each (libvips' "page-height").
+VipsImage *shim_view_with_page_height(VipsImage *in, int page_height);
+
+/// The number of pages (frames) the file holds, from its "n-pages" header field; 1 when absent.
+int shim_page_count(VipsImage *in);
 
 /// Whether the image carries an embedded ICC profile.
 int shim_has_icc(VipsImage *in);

@@ -27,16 +27,19 @@ struct CompressedImage {
         var edits = ProjectManifest.Edits()
         edits.maxWidth = spec.maxWidth
         edits.maxHeight = spec.maxHeight
-        let (image, path) = try PhotoRendering.apply(edits, to: loaded, gpu: gpu)
         let format = Self.format(for: loaded)
+        let (image, path) = try PhotoFrames.render(edits, image: loaded, path: item.path, format: format, profile: spec.profile,
+                                                   limits: spec.settings.imageLimits, gpu: gpu)
         let data = try encode(image, format: format)
         try context.workspace.commit(Self.name(of: item, format: format), data: data)
         return path
     }
 
-    /// The output format for a loaded photo.
+    /// The output format for a loaded photo: its own where it is png or webp, webp for an
+    /// animated GIF (so that it stays animated), jpeg otherwise.
     static func format(for image: VipsImage) -> ImageFormat {
-        switch image.loaderName ?? "" {
+        if image.isAnimated { return .webp }
+        return switch image.loaderName ?? "" {
         case let loader where loader.hasPrefix("png"): .png
         case let loader where loader.hasPrefix("webp"): .webp
         default: .jpeg

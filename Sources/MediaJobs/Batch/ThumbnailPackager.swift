@@ -13,6 +13,8 @@ struct ThumbnailPackager {
         var output: String
         var width: Int
         var height: Int
+        /// What the thumbnail leaves out of its source, when anything.
+        var note: String?
     }
 
     struct Index: Codable, Equatable {
@@ -30,7 +32,9 @@ struct ThumbnailPackager {
             }
             let name = "\(item.name).\(format.fileExtension)"
             let image = try VipsImage.load(workspace.url(for: name).path, limits: spec.settings.imageLimits)
-            entries.append(Entry(source: item.path, output: name, width: image.width, height: image.height))
+            let frames = PhotoFrames.animationFrames(of: item.path, limits: spec.settings.imageLimits)
+            entries.append(Entry(source: item.path, output: name, width: image.width, height: image.height,
+                                 note: frames.map { "the first of its \($0) animation frames (thumbnails are stills)" }))
             images.append(image)
         }
         try workspace.commit("index.json", data: try StableJSON.encode(Index(thumbnails: entries, skipped: skipped)))

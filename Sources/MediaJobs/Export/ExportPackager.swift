@@ -26,6 +26,10 @@ struct ExportPackager {
                 let format = try MediaSettings.imageFormat(spec.manifest.export.image.format)
                 files.append(try PackageFile(name: ExportAssets.outputName(asset.output, extension: format.fileExtension),
                                              in: workspace))
+                if let lost = try PhotoFrames.lostFrames(of: ExportAssets.path(of: index, in: spec), format: format,
+                                                            limits: spec.settings.imageLimits) {
+                    dropped.append("\(ExportAssets.describe(index, in: spec)): \(lost)")
+                }
             } else {
                 // A video that does not join or check out is this asset's failure, not the job's.
                 try SkippedItems.guarding(ExportAssets.describe(index, in: spec), index: index, skipBad: spec.settings.skipBad,

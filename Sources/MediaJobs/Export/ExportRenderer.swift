@@ -20,8 +20,9 @@ struct ExportRenderer {
             let settings = spec.manifest.export.image
             let format = try MediaSettings.imageFormat(settings.format)
             let loaded = try VipsImage.load(source, limits: spec.settings.imageLimits).colourManaged(settings.profile)
-            let (image, path) = try PhotoRendering.apply(asset.edits, to: loaded,
-                                                         gpu: gpu)
+            let (image, path) = try PhotoFrames.render(asset.edits, image: loaded, path: source, format: format,
+                                                       profile: settings.profile, limits: spec.settings.imageLimits,
+                                                       gpu: gpu)
             try context.workspace.commit(ExportAssets.outputName(asset.output, extension: format.fileExtension)) { temporary in
                 try image.save(to: temporary.path, format: format, quality: settings.quality,
                                metadata: spec.manifest.export.metadata,

@@ -38,7 +38,8 @@ struct PackageManifest: Codable, Equatable, Sendable {
     var name: String
     var files: [PackageFile]
     var skipped: [String]
-    /// Streams an output could not keep (subtitles, data, attachments), each naming its asset.
+    /// Streams an output could not keep (subtitles, data, attachments; the frames after the first
+    /// of an animation exported to a still format), each naming its asset.
     var dropped: [String]
 
     /// Pretty, sorted JSON: the same package always has the same manifest bytes.

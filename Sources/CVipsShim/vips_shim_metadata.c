@@ -1,4 +1,4 @@
-// Colour profiles and the metadata an output carries.
+// Colour profiles, the metadata an output carries, and the frames of an animation.
 #include <string.h>
 #include "vips_shim.h"
 
@@ -53,6 +53,20 @@ int shim_has_private_metadata(VipsImage *in) {
     }
     g_strfreev(fields);
     return found;
+}
+
+VipsImage *shim_view_with_page_height(VipsImage *in, int page_height) {
+    VipsImage *view = shim_private_view(in);
+    if (view)
+        vips_image_set_int(view, VIPS_META_PAGE_HEIGHT, page_height);
+    return view;
+}
+
+int shim_page_count(VipsImage *in) {
+    int pages = 1;
+    if (vips_image_get_typeof(in, VIPS_META_N_PAGES) && vips_image_get_int(in, VIPS_META_N_PAGES, &pages))
+        return 1;
+    return pages;
 }
 
 int shim_has_icc(VipsImage *in) {
