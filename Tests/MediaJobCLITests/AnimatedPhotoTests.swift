@@ -21,16 +21,22 @@ import Testing
         return project
     }
 
+    /// The project exported to a folder; its path and the folder's.
+    private func exported(_ fixture: CLIFixture, format: String) throws -> (project: URL, output: String) {
+        let project = try project(fixture, format: format)
+        let output = fixture.folder.path("out")
+        let result = try fixture.run("export", [project.path, "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        return (project, output)
+    }
+
     private func header(_ path: String, _ field: String) throws -> String {
         try MediaFixtures.run("/usr/bin/vipsheader", ["-f", field, path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func aWebPExportKeepsEveryFrameEditedAndItsTiming() throws {
         let fixture = CLIFixture()
-        let project = try project(fixture, format: "webp")
-        let output = fixture.folder.path("out")
-        let result = try fixture.run("export", [project.path, "--output", output])
-        #expect(result.status == 0, "\(result.stderr)")
+        let (project, output) = try exported(fixture, format: "webp")
         let gif = project.appendingPathComponent("anim.gif").path
         for (name, width, height) in [("anim.webp", 80, 60), ("turned.webp", 120, 160)] {
             let file = "\(output)/\(name)"
@@ -53,10 +59,7 @@ import Testing
 
     @Test func aStillFormatKeepsTheFirstFrameAndThePackageSaysSo() throws {
         let fixture = CLIFixture()
-        let project = try project(fixture, format: "jpeg")
-        let output = fixture.folder.path("out")
-        let result = try fixture.run("export", [project.path, "--output", output])
-        #expect(result.status == 0, "\(result.stderr)")
+        let (project, output) = try exported(fixture, format: "jpeg")
         let manifest = try String(contentsOfFile: "\(output)/manifest.json", encoding: .utf8)
         #expect(manifest.contains("assets[0] (anim.gif): the first of its 10 animation frames only"), "\(manifest)")
         #expect(manifest.contains("assets[1] (anim.webp): the first of its 10 animation frames only"), "\(manifest)")
