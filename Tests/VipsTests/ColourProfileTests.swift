@@ -12,16 +12,22 @@ import Vips
         try VipsTestSupport.start()
     }
 
-    /// Input formats a tagged photo is made in, with the saver options `vips` takes.
-    static let inputs: [(format: ImageFormat, suffix: String)] =
-        [(.jpeg, "jpg[Q=95]"), (.png, "png"), (.webp, "webp[Q=95]"), (.avif, "avif[Q=95]")]
+    /// Input formats a tagged photo is made in, with the saver options `vips` takes; HEIF
+    /// (AVIF, HEIC) only where libheif here can write it, which the AVIF output format tells.
+    static let inputs: [(needs: ImageFormat, suffix: String)] =
+        [(.jpeg, "jpg[Q=95]"), (.png, "png"), (.webp, "webp[Q=95]"), (.avif, "avif[Q=95]"), (.avif, "heic[Q=95]")]
 
-    @Test(arguments: PhotoFixtures.WideGamut.allCases, [0, 1, 2, 3])
+    @Test(arguments: PhotoFixtures.WideGamut.allCases, 0..<5)
     func aWideGamutPhotoIsConvertedToSRGBAsLcmsDoesIt(space: PhotoFixtures.WideGamut, input: Int) throws {
-        let (format, suffix) = Self.inputs[input]
-        guard format.isAvailable else { return }  // AVIF: only where libheif can write it
+        let (needs, suffix) = Self.inputs[input]
+        guard needs.isAvailable else { return }
         let source = folder.path("\(space)-in.\(suffix)")
-        try PhotoFixtures.widePicture(source, in: space)
+        let format = String(suffix.prefix { $0 != "[" })
+        do {
+            try PhotoFixtures.widePicture(source, in: space)
+        } catch where format == "heic" {
+            return  // libheif without an HEVC encoder
+        }
         let file = String(source.prefix { $0 != "[" })
         let reference = folder.path("\(space)-\(format)-reference.png")
         try PhotoFixtures.srgbReference(of: file, to: reference)
