@@ -17,22 +17,23 @@ import Testing
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]] ?? []
     }
 
-    @Test func compressRewritesACopiedJPEGWithoutPrivateTagsAndReencodesOtherCopies() throws {
+    @Test func compressRewritesCopiedJPEGsAndPNGsWithoutPrivateTagsAndReencodesOtherCopies() throws {
         let fixture = CLIFixture()
         let jpeg = try tagged(fixture, "small.jpg"), png = try tagged(fixture, "other.png")
+        let webp = try tagged(fixture, "third.webp")
         let output = fixture.folder.path("out")
-        let result = try fixture.run("compress", [jpeg, png, "--output", output])
+        let result = try fixture.run("compress", [jpeg, png, webp, "--output", output])
         #expect(result.status == 0, "\(result.stderr)")
         let items = try report(output)
-        #expect(items.count == 2)
-        #expect(items.first?["copied"] as? Bool == true, "the JPEG is kept, rewritten: \(items)")
-        #expect(items.last?["copied"] as? Bool == false, "the PNG is re-encoded rather than copied with its tags: \(items)")
-        for name in ["small.jpg", "other.png"] {
+        #expect(items.map { $0["copied"] as? Bool } == [true, true, false],
+                "the JPEG and the PNG are kept, rewritten; the WebP is re-encoded rather than copied with its tags: \(items)")
+        for name in ["small.jpg", "other.png", "third.webp"] {
             let tags = try PhotoFixtures.exif("\(output)/\(name)")
             #expect(tags["Copyright"] as? String == "Someone 2026" && tags["DateTimeOriginal"] != nil, "\(name)")
             for tag in PhotoFixtures.privateNames { #expect(tags[tag] == nil, "\(name): \(tag) is still there") }
         }
         #expect(try PhotoFixtures.meanDifference("\(output)/small.jpg", jpeg) == 0, "pixels untouched")
+        #expect(try PhotoFixtures.meanDifference("\(output)/other.png", png) == 0, "pixels untouched")
     }
 
     @Test func keepMetadataCopiesTheFileAsItIs() throws {

@@ -67,6 +67,21 @@ import Vips
         #expect(rewritten.count < (try Data(contentsOf: URL(fileURLWithPath: source))).count)
     }
 
+    @Test func aCopiedPNGLosesThePrivateTagsAndKeepsItsPixelsExactly() throws {
+        let source = folder.path("source.png")
+        try PhotoFixtures.picture(source, width: 64, height: 48)
+        try PhotoFixtures.writeTags(PhotoFixtures.keptTags + PhotoFixtures.privateTags, to: source)
+        let before = try PhotoFixtures.exif(source)
+        #expect(PhotoFixtures.privateNames.allSatisfy { before[$0] != nil }, "the fixture has every private tag")
+        let output = folder.path("copy.png")
+        try PNGSafeCopy.rewritten(Data(contentsOf: URL(fileURLWithPath: source)), path: source)
+            .write(to: URL(fileURLWithPath: output))
+        expectSafe(try PhotoFixtures.exif(output), orientation: nil, "png")
+        #expect(try PhotoFixtures.meanDifference(output, source) == 0, "the same image data")
+        #expect(try PhotoFixtures.vips(["pngload", output, folder.path("check.v"), "--fail-on", "warning"]).isEmpty,
+                "every chunk's CRC holds")
+    }
+
     @Test func aDamagedJPEGIsRefusedNamingTheFile() throws {
         let source = try taggedJPEG("source.jpg", bigEndian: false)
         let data = try Data(contentsOf: URL(fileURLWithPath: source))

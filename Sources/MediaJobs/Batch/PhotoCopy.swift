@@ -6,9 +6,9 @@ import Vips
 enum PhotoCopy: Equatable {
     /// The file as it is: the policy keeps everything, or it carries nothing the policy removes.
     case original
-    /// A JPEG rewritten without the removed metadata, its compressed pixels untouched.
+    /// A JPEG or PNG rewritten without the removed metadata, its compressed pixels untouched.
     case rewritten(Data)
-    /// A file of another format that carries removed metadata: the re-encoded output (which
+    /// A file of another format (WebP, HEIC, …) that carries removed metadata: the re-encoded output (which
     /// follows the policy) is kept instead, larger though it is.
     case reencoded
 
@@ -18,6 +18,7 @@ enum PhotoCopy: Equatable {
         guard policy == .safe else { return .original }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         if data.starts(with: [0xFF, 0xD8]) { return .rewritten(try JPEGSafeCopy.rewritten(data, path: path)) }
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .rewritten(try PNGSafeCopy.rewritten(data, path: path)) }
         return try VipsImage.load(path, limits: limits).carriesPrivateMetadata ? .reencoded : .original
     }
 }
