@@ -31,8 +31,9 @@ let package = Package(
         .target(name: "Vips", dependencies: ["CVipsShim", "CVips", "TaskContract"]),
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+            pkgConfig: "libavfilter",
+            providers: [.apt(["libavfilter-dev", "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
+                              "libswresample-dev"])]
         ),
         .target(name: "CFFmpegShim", dependencies: ["CFFmpeg"]),
         .target(name: "FFmpeg", dependencies: ["CFFmpegShim", "CFFmpeg", "TaskContract"]),

@@ -42,7 +42,8 @@ enum MediaSettings {
         guard let encoder = candidates.first(where: FFmpeg.hasEncoder) else {
             throw UnsupportedSetting(message: "this FFmpeg has no \(settings.codec) encoder; choose h264")
         }
-        return VideoEncoding(codec: encoder, crf: settings.crf, preset: settings.preset, threads: 1)
+        return VideoEncoding(codec: encoder, crf: settings.crf, preset: settings.preset, threads: 1,
+                             hdr: settings.hdr == "keep" ? .keep : .toneMap)
     }
 
     /// The audio mode for a manifest's audio setting.

@@ -7,9 +7,12 @@ extension CodecContext {
     ///   - frameRate: the nominal rate, for rate control and headers.
     ///   - colour: what the pictures' values mean, written into the stream (and from there the
     ///     container) as its matrix, range, primaries and transfer.
+    ///   - format: the pictures' format: 8-bit (`yuv420p`) or 10-bit (`yuv420p10le`) 4:2:0.
+    ///   - hdr: mastering display and light levels to write into the bitstream (x265, SVT-AV1).
     static func videoEncoder(
         _ encoding: VideoEncoding, width: Int, height: Int, timeBase: AVRational, frameRate: AVRational,
-        aspect: AVRational, colour: PictureColour, globalHeader: Bool, path: String
+        aspect: AVRational, colour: PictureColour, format: AVPixelFormat = AV_PIX_FMT_YUV420P, hdr: HDRMetadata? = nil,
+        globalHeader: Bool, path: String
     ) throws(FFmpegError) -> CodecContext {
         guard let codec = avcodec_find_encoder_by_name(encoding.codec),
               codec.pointee.type == AVMEDIA_TYPE_VIDEO else {
@@ -21,7 +24,7 @@ extension CodecContext {
         let p = context.pointer
         p.pointee.width = Int32(width)
         p.pointee.height = Int32(height)
-        p.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        p.pointee.pix_fmt = format
         p.pointee.time_base = timeBase
         p.pointee.framerate = frameRate
         p.pointee.sample_aspect_ratio = aspect
@@ -42,9 +45,13 @@ extension CodecContext {
             // x265 prints to stderr and sizes its own thread pool unless told otherwise.
             let threads = max(1, encoding.threads)
             try options.set("preset", encoding.preset)
-            try options.set("x265-params", "log-level=error:pools=\(threads):frame-threads=\(threads)")
+            let parameters = ["log-level=error", "pools=\(threads)", "frame-threads=\(threads)"] + (hdr?.x265Parameters ?? [])
+            try options.set("x265-params", parameters.joined(separator: ":"))
         case "libsvtav1":
             try options.set("preset", String(svtPreset(encoding.preset)))
+            if let parameters = hdr?.svtParameters, !parameters.isEmpty {
+                try options.set("svtav1-params", parameters.joined(separator: ":"))
+            }
         case "libaom-av1":
             try options.set("cpu-used", String(aomSpeed(encoding.preset)))
             try options.set("row-mt", "0")

@@ -1,7 +1,7 @@
 import CFFmpegShim
 
 /// Applies a ``VideoEdit`` to decoded pictures: crop, turn, resize (Lanczos), colour, in that
-/// order, ending in `output` format (YUV 4:2:0 for encoding, RGB24 for stills).
+/// order, ending in `output` format (8- or 10-bit YUV 4:2:0 for encoding, RGB24 for stills).
 ///
 /// Each step runs only when the edit asks for it. An identity edit on YUV 4:2:0 pictures of the
 /// output size passes the decoded frame through untouched; otherwise one conversion brings the
@@ -96,8 +96,9 @@ final class FramePipeline {
         if format == AV_PIX_FMT_RGB24 {
             planes = [(picture.width, picture.height, 3)]
         } else {
-            let chroma = ((picture.width + 1) / 2, (picture.height + 1) / 2, Int32(1))
-            planes = [(picture.width, picture.height, 1), chroma, chroma]
+            let sample: Int32 = format == AV_PIX_FMT_YUV420P10LE ? 2 : 1
+            let chroma = ((picture.width + 1) / 2, (picture.height + 1) / 2, sample)
+            planes = [(picture.width, picture.height, sample), chroma, chroma]
         }
         for (index, plane) in planes.enumerated() {
             let (from, fromStride) = picture.plane(index)

@@ -10,7 +10,8 @@ public enum FrameGrabber {
     /// Decodes one frame at each of five points between 10 % and 70 % of the duration and
     /// returns the one with the most luma variance (the least flat: not black, not a fade), upright
     /// by the display rotation and scaled to fit inside `maxDimension` × `maxDimension` (never
-    /// enlarged), as packed RGB24.
+    /// enlarged), as packed RGB24; an HDR (PQ or HLG) video's frames are tone-mapped to SDR
+    /// BT.709 as in exports (``ToneMapper``).
     /// - Parameters:
     ///   - path: the video.
     ///   - limits: what the video may be.
@@ -34,9 +35,12 @@ public enum FrameGrabber {
         let geometry = try EditGeometry(storedWidth: Int(parameters.width), storedHeight: Int(parameters.height),
                                         displayRotation: Int(shim_stream_rotation(stream)), edit: edit,
                                         evenSize: false, path: path)
-        let pipeline = FramePipeline(geometry: geometry, edit: edit, colour: PictureColour(parameters), output: AV_PIX_FMT_RGB24,
-                                     path: path)
         let timeBase = stream.pointee.time_base
+        // HDR pictures are tone-mapped to SDR first, as in exports.
+        let colour = PictureColour(parameters)
+        let toneMapper = colour.isHDR ? ToneMapper(colour: colour, timeBase: timeBase, path: path) : nil
+        let pipeline = FramePipeline(geometry: geometry, edit: edit, colour: toneMapper == nil ? colour : .bt709,
+                                     output: AV_PIX_FMT_RGB24, path: path)
 
         var duration = input.duration
         if duration <= 0, stream.pointee.duration > 0 { duration = timeBase.seconds(stream.pointee.duration) }
@@ -52,7 +56,7 @@ public enum FrameGrabber {
                 break
             }
             guard decoded, frame.width > 0 else { continue }
-            let picture = try pipeline.process(frame)
+            let picture = try pipeline.process(try toneMapper?.map(frame) ?? frame)
             let (pixels, stride) = picture.plane(0)
             let variance = shim_luma_variance_rgb24(pixels, stride, picture.width, picture.height)
             if best == nil || variance > best!.variance {

@@ -13,6 +13,10 @@ public enum SegmentEncoder {
     /// `+bitexact`, and writes `output` as MP4 with `fflags +bitexact` (no creation time, no encoder
     /// tag), timestamps starting at 0. With `encoding.threads == 1` the same input and settings
     /// give byte-identical output.
+    ///
+    /// An HDR source (PQ or HLG) is tone-mapped to SDR BT.709 8-bit before the edit (``ToneMapper``),
+    /// or with ``HDRMode/keep`` encoded 10-bit with its transfer, primaries, matrix, mastering
+    /// display and light levels, on the CPU.
     /// - Parameters:
     ///   - source: the input video.
     ///   - start: the first time kept, in seconds on the source's timeline.
@@ -46,10 +50,20 @@ public enum SegmentEncoder {
         let geometry = try EditGeometry(storedWidth: Int(parameters.pointee.width),
                                         storedHeight: Int(parameters.pointee.height),
                                         displayRotation: Int(shim_stream_rotation(stream)), edit: edit, path: source)
-        let colour = PictureColour(parameters.pointee)
-        let editor = try pictureEditor(geometry: geometry, edit: edit, colour: colour,
+        let sourceColour = PictureColour(parameters.pointee)
+        let keepsHDR = sourceColour.isHDR && encoding.hdr == .keep
+        let toneMapper = sourceColour.isHDR && !keepsHDR
+            ? ToneMapper(colour: sourceColour, timeBase: timeBase, path: source) : nil
+        let colour = toneMapper == nil ? sourceColour : .bt709
+        var hdrMetadata: HDRMetadata?
+        if keepsHDR {
+            try requireHDRKept(by: encoding, edit: edit, path: source)
+            hdrMetadata = try HDRMetadata.read(source, limits: limits, stop: stop)
+        }
+        let format = keepsHDR ? AV_PIX_FMT_YUV420P10LE : AV_PIX_FMT_YUV420P
+        let editor = try pictureEditor(geometry: geometry, edit: edit, colour: colour, output: format,
                                        stored: (Int(parameters.pointee.width), Int(parameters.pointee.height)),
-                                       renderer: renderer, path: source)
+                                       renderer: keepsHDR ? nil : renderer, path: source)
 
         let startTime = timeBase.timestamp(start)
         let endTime = end.map { timeBase.timestamp($0) }
@@ -62,7 +76,7 @@ public enum SegmentEncoder {
         let encoder = try CodecContext.videoEncoder(
             encoding, width: geometry.width, height: geometry.height, timeBase: timeBase, frameRate: rate,
             aspect: pixelAspect(parameters.pointee.sample_aspect_ratio, quarterTurns: geometry.quarterTurns),
-            colour: colour, globalHeader: muxer.wantsGlobalHeader, path: output)
+            colour: colour, format: format, hdr: hdrMetadata, globalHeader: muxer.wantsGlobalHeader, path: output)
         let outStream = try muxer.addStream(encoder: encoder)
         try muxer.writeHeader()
 
@@ -86,7 +100,7 @@ public enum SegmentEncoder {
             if let endTime, time >= endTime { break }
             let duration = frame.pointer.pointee.pkt_duration > 0 ? frame.pointer.pointee.pkt_duration : nominalDuration
             if firstTime == nil { firstTime = time }
-            try editor.edit(frame, time: time, duration: duration, emit: emit)
+            try editor.edit(try toneMapper?.map(frame) ?? frame, time: time, duration: duration, emit: emit)
         }
         try editor.flush(emit: emit)
         guard written > 0 else {
@@ -101,11 +115,12 @@ public enum SegmentEncoder {
 
     /// The renderer's editor when a factory gives one for an edit that changes the pictures,
     /// else the CPU pipeline; both read and write YUV by `colour`.
-    static func pictureEditor(geometry: EditGeometry, edit: VideoEdit, colour: PictureColour, stored: (width: Int, height: Int),
+    static func pictureEditor(geometry: EditGeometry, edit: VideoEdit, colour: PictureColour,
+                              output: AVPixelFormat = AV_PIX_FMT_YUV420P, stored: (width: Int, height: Int),
                               renderer: PictureRendererFactory?, path: String) throws(FFmpegError) -> any PictureEditor {
         let passesThrough = geometry.cropsNothing && geometry.quarterTurns == 0 && !edit.changesColour
             && geometry.width == geometry.crop.width && geometry.height == geometry.crop.height
-        let onCPU = { FramePipeline(geometry: geometry, edit: edit, colour: colour, path: path) }
+        let onCPU = { FramePipeline(geometry: geometry, edit: edit, colour: colour, output: output, path: path) }
         guard let renderer, !passesThrough else { return onCPU() }
         let plan = PictureRenderPlan(
             sourceWidth: stored.width, sourceHeight: stored.height,
@@ -118,6 +133,21 @@ public enum SegmentEncoder {
             return BatchedPictureEditor(renderer: made, plan: plan, colour: colour, path: path)
         } catch {
             throw error as? FFmpegError ?? FFmpegError(.encodeFailed, operation: "render on the GPU", path: path, reason: "\(error)")
+        }
+    }
+
+    /// Checks that HDR can be kept: a 10-bit encoder that writes the metadata, and no colour edit
+    /// (colour edits work on 8-bit pictures).
+    private static func requireHDRKept(by encoding: VideoEncoding, edit: VideoEdit, path: String) throws(FFmpegError) {
+        guard ["libx265", "libsvtav1"].contains(encoding.codec) else {
+            throw FFmpegError(.invalidRequest, operation: "keep HDR", path: path,
+                              reason: "HDR is kept only in HEVC (libx265) or AV1 (libsvtav1) output, not \(encoding.codec); "
+                                  + "choose one of them or tone-map to SDR")
+        }
+        guard !edit.changesColour else {
+            throw FFmpegError(.invalidRequest, operation: "keep HDR", path: path,
+                              reason: "colour edits (exposure, contrast, saturation) work on SDR pictures; "
+                                  + "tone-map this video or leave its colours as they are")
         }
     }
 

@@ -12,12 +12,16 @@ public struct VideoEncoding: Sendable, Codable, Equatable {
     public var preset: String
     /// Encoder and decoder threads; 1 keeps output reproducible.
     public var threads: Int
+    /// What to do with a PQ or HLG source: tone-map it to SDR (default) or keep it HDR.
+    public var hdr: HDRMode
 
-    /// Creates settings; the defaults are H.264, CRF 23, `veryfast`, one thread.
-    public init(codec: String = "libx264", crf: Int = 23, preset: String = "veryfast", threads: Int = 1) {
+    /// Creates settings; the defaults are H.264, CRF 23, `veryfast`, one thread, HDR tone-mapped.
+    public init(codec: String = "libx264", crf: Int = 23, preset: String = "veryfast", threads: Int = 1,
+                hdr: HDRMode = .toneMap) {
         self.codec = codec
         self.crf = crf
         self.preset = preset
         self.threads = threads
+        self.hdr = hdr
     }
 }

@@ -69,6 +69,10 @@ struct ManifestValidator {
         try require((0...51).contains(export.video.crf), "export.video.crf", "must be between 0 and 51")
         try require(Self.presets.contains(export.video.preset), "export.video.preset",
                     "must be one of \(Self.presets.joined(separator: ", "))")
+        try require(["tonemap", "keep"].contains(export.video.hdr), "export.video.hdr",
+                    "must be tonemap or keep, got '\(export.video.hdr)'")
+        try require(export.video.hdr != "keep" || ["hevc", "av1"].contains(export.video.codec), "export.video.hdr",
+                    "keep needs codec hevc or av1 (HDR is kept as 10-bit HEVC or AV1); use tonemap with \(export.video.codec)")
         if let height = export.video.maxHeight {
             try require((16...8640).contains(height), "export.video.max_height", "must be between 16 and 8640")
         }

@@ -112,7 +112,7 @@ extension ExportSettings.ImageSettings: Decodable {
 
 extension ExportSettings.VideoSettings: Decodable {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case codec, crf, preset, maxHeight = "max_height", chunkSeconds = "chunk_seconds"
+        case codec, crf, preset, maxHeight = "max_height", chunkSeconds = "chunk_seconds", hdr
     }
 
     public init(from decoder: any Decoder) throws {
@@ -123,6 +123,7 @@ extension ExportSettings.VideoSettings: Decodable {
         preset = try container.decodeIfPresent(String.self, forKey: .preset) ?? preset
         maxHeight = try container.decodeIfPresent(Int.self, forKey: .maxHeight)
         chunkSeconds = try container.decodeIfPresent(Double.self, forKey: .chunkSeconds) ?? chunkSeconds
+        hdr = try container.decodeIfPresent(String.self, forKey: .hdr) ?? hdr
     }
 }
 

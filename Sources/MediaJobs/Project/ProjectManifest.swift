@@ -90,6 +90,9 @@ public struct ExportSettings: Sendable, Equatable, Encodable {
         /// The most work one video segment may be, in seconds on the reference machine
         /// (``VideoWork``): a stop lands within about this long; shorter costs bytes.
         public var chunkSeconds = VideoWork.defaultChunkSeconds
+        /// HDR (PQ, HLG) sources: `tonemap` to SDR BT.709 8-bit (default), or `keep` them HDR
+        /// (10-bit, with their metadata; `hevc` and `av1` only).
+        public var hdr = "tonemap"
     }
 
     /// Audio of videos: copied as it is, or re-encoded to AAC.
