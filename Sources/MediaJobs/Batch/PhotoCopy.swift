@@ -6,9 +6,9 @@ import Vips
 enum PhotoCopy: Equatable {
     /// The file as it is: the policy keeps everything, or it carries nothing the policy removes.
     case original
-    /// A JPEG or PNG rewritten without the removed metadata, its compressed pixels untouched.
+    /// A JPEG, PNG or WebP rewritten without the removed metadata, its compressed pixels untouched.
     case rewritten(Data)
-    /// A file of another format (WebP, HEIC, …) that carries removed metadata: the re-encoded output (which
+    /// A file of another format (HEIC, TIFF, …) that carries removed metadata: the re-encoded output (which
     /// follows the policy) is kept instead, larger though it is.
     case reencoded
 
@@ -19,6 +19,9 @@ enum PhotoCopy: Equatable {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         if data.starts(with: [0xFF, 0xD8]) { return .rewritten(try JPEGSafeCopy.rewritten(data, path: path)) }
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .rewritten(try PNGSafeCopy.rewritten(data, path: path)) }
+        if data.count >= 12, data[data.startIndex + 8..<data.startIndex + 12].elementsEqual("WEBP".utf8) {
+            return .rewritten(try WebPSafeCopy.rewritten(data, path: path))
+        }
         return try VipsImage.load(path, limits: limits).carriesPrivateMetadata ? .reencoded : .original
     }
 }
