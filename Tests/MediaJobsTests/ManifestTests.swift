@@ -46,7 +46,7 @@ private func manifest(assets: String = #"[{"path": "a.jpg"}]"#, export: String =
               "trim": {"start": 1.5, "end": 3}}}]
             """#,
             export: #"""
-            {"image": {"format": "webp", "quality": 70}, "video": {"codec": "h264", "crf": 20, "preset": "fast", "max_height": 720},
+            {"image": {"format": "webp", "quality": 70, "profile": "keep"}, "metadata": "all", "video": {"codec": "h264", "crf": 20, "preset": "fast", "max_height": 720},
              "audio": {"codec": "aac", "bitrate": 96000}, "package": {"format": "folder", "name": "out"}}
             """#))
         let loaded = try project.load()
@@ -56,6 +56,7 @@ private func manifest(assets: String = #"[{"path": "a.jpg"}]"#, export: String =
         #expect(edits.trim == ProjectManifest.Trim(start: 1.5, end: 3))
         #expect(loaded.export.audio == .aac(bitrate: 96000))
         #expect(loaded.export.video.maxHeight == 720)
+        #expect(loaded.export.image.profile == .keep && loaded.export.metadata == .all)
         let again = try JSONDecoder().decode(ProjectManifest.self, from: JSONEncoder().encode(loaded))
         #expect(again == loaded)
     }
@@ -116,6 +117,8 @@ private func manifest(assets: String = #"[{"path": "a.jpg"}]"#, export: String =
         (manifest(export: #"{"video": {"crf": 99}}"#), "export.video.crf", "between 0 and 51"),
         (manifest(export: #"{"audio": "mp3"}"#), "export.audio", "not an audio setting"),
         (manifest(export: #"{"package": {"format": "tar"}}"#), "export.package.format", "zip or folder"),
+        (manifest(export: #"{"image": {"profile": "p3"}}"#), "export.image.profile", #"must be "srgb" or "keep", got 'p3'"#),
+        (manifest(export: #"{"metadata": "none"}"#), "export.metadata", #"must be "safe" or "all", got 'none'"#),
     ])
     func eachManifestErrorNamesTheFieldAndTheProblem(_ text: String, _ field: String, _ problem: String) throws {
         let error = try ProjectFolder(text).error()

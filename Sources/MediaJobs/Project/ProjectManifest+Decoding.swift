@@ -94,7 +94,7 @@ extension ExportSettings: Decodable {
         video = try container.decodeIfPresent(VideoSettings.self, forKey: .video) ?? VideoSettings()
         audio = try container.decodeIfPresent(AudioSettings.self, forKey: .audio) ?? .copy
         package = try container.decodeIfPresent(PackageSettings.self, forKey: .package) ?? PackageSettings()
-        metadata = try container.decodeIfPresent(MetadataPolicy.self, forKey: .metadata) ?? metadata
+        metadata = try container.decodeChoice(MetadataPolicy.self, forKey: .metadata) ?? metadata
     }
 }
 
@@ -106,7 +106,7 @@ extension ExportSettings.ImageSettings: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         format = try container.decodeIfPresent(String.self, forKey: .format) ?? format
         quality = try container.decodeIfPresent(Int.self, forKey: .quality) ?? quality
-        profile = try container.decodeIfPresent(ColourProfilePolicy.self, forKey: .profile) ?? profile
+        profile = try container.decodeChoice(ColourProfilePolicy.self, forKey: .profile) ?? profile
     }
 }
 
@@ -180,6 +180,20 @@ private struct AnyKey: CodingKey {
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
+}
+
+extension KeyedDecodingContainer {
+    /// One of a text enumeration's values, or `nil` when absent; any other text is refused with
+    /// the values it may take.
+    func decodeChoice<Choice: RawRepresentable & CaseIterable>(_: Choice.Type, forKey key: Key) throws -> Choice?
+    where Choice.RawValue == String {
+        guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let choice = Choice(rawValue: text) else {
+            let choices = Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "must be \(choices), got '\(text)'")
+        }
+        return choice
+    }
 }
 
 extension Decoder {
