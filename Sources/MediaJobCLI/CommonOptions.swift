@@ -17,7 +17,7 @@ enum CommonOptions {
     static let keepProfile = OptionSpec.flag("keep-profile",
                                              "keep photos in their colour space with their ICC profile (default: convert to sRGB)")
     static let keepMetadata = OptionSpec.flag("keep-metadata",
-                                              "keep all photo metadata, location and serial numbers included (default: the safe set)")
+                                              "keep all photo and video metadata, location and serial numbers included (default: the safe set)")
 
     /// The options batch commands (thumbnail, compress) take besides their own.
     static let batch = [

@@ -20,7 +20,9 @@ enum CompressCommand: Command {
         exist yet unless --overwrite is given. Resizing (photos and video frames) runs on a
         Vulkan GPU when probing selected one, else on the CPU (--gpu). Photos are converted to
         sRGB through their ICC profile (--keep-profile keeps theirs) and keep only their capture
-        time, description, artist and copyright (--keep-metadata keeps all), copies included.
+        time, description, artist and copyright (--keep-metadata keeps all), copies included;
+        videos likewise keep capture time, copyright, artist, description and comment, and a
+        copied video that carries more is rewritten without it (its streams untouched).
 
         Examples:
           mediajob compress holiday/ --output share --max-size 1920x1080

@@ -25,7 +25,8 @@ enum ExportCommand: Command {
         README states, and each chunk records which path rendered it (`mediajob status JOB`).
 
         Photos are converted to sRGB through their ICC profile and keep only their capture time,
-        description, artist and copyright (README: photo colour, photo metadata); --keep-profile
+        description, artist and copyright; videos their capture time, copyright, artist,
+        description and comment (README: photo colour, photo metadata, video metadata); --keep-profile
         and --keep-metadata override the manifest's export.image.profile and export.metadata.
 
         Examples:

@@ -83,6 +83,15 @@ final class OutputFile {
         return stream
     }
 
+    /// The MP4 muxer's `movflags` for `fastStart` (index at the front) and `metadata` (keys in
+    /// reverse-DNS form need `use_metadata_tags`, else the muxer drops them).
+    static func movFlags(fastStart: Bool, metadata: [String: String]) -> [String: String] {
+        var flags = ""
+        if fastStart { flags += "+faststart" }
+        if metadata.keys.contains(where: { $0.contains(".") }) { flags += "+use_metadata_tags" }
+        return flags.isEmpty ? [:] : ["movflags": flags]
+    }
+
     /// Opens the file and writes the container header.
     /// - Parameter options: muxer options such as `movflags`.
     func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {

@@ -16,6 +16,9 @@ public struct MediaInfo: Sendable, Codable, Equatable {
     public var audio: AudioInfo?
     /// Every audio track, in file order (as `ffmpeg -map 0:a:N` counts them).
     public var audioTracks: [AudioInfo]
+    /// The container's metadata (`ffprobe -show_format`'s tags): capture time, copyright,
+    /// location, device, …
+    public var tags: [String: String]
     /// The streams that are neither the main video nor audio (subtitles, data, attachments,
     /// further video), each as `stream 3: subtitle (subrip, fra)`.
     public var otherStreams: [String]
@@ -24,7 +27,8 @@ public struct MediaInfo: Sendable, Codable, Equatable {
 
     /// Creates a description.
     public init(duration: Double, startTime: Double = 0, formatName: String, video: VideoInfo?, audio: AudioInfo?,
-                keyframes: [Double], audioTracks: [AudioInfo] = [], otherStreams: [String] = []) {
+                keyframes: [Double], audioTracks: [AudioInfo] = [], otherStreams: [String] = [],
+                tags: [String: String] = [:]) {
         self.duration = duration
         self.startTime = startTime
         self.formatName = formatName
@@ -32,6 +36,7 @@ public struct MediaInfo: Sendable, Codable, Equatable {
         self.audio = audio
         self.audioTracks = audioTracks
         self.otherStreams = otherStreams
+        self.tags = tags
         self.keyframes = keyframes
     }
 }

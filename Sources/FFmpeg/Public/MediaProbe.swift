@@ -22,7 +22,7 @@ public enum MediaProbe {
         let input = try InputFile(path: path, limits: limits, stop: stop)
         var info = MediaInfo(duration: input.duration, startTime: input.startTime,
                              formatName: String(cString: input.pointer.pointee.iformat.pointee.name),
-                             video: nil, audio: nil, keyframes: [])
+                             video: nil, audio: nil, keyframes: [], tags: Metadata.entries(input.pointer.pointee.metadata))
         let videoIndex = input.bestStream(AVMEDIA_TYPE_VIDEO)
         if let videoIndex {
             info.video = try videoInfo(input.stream(videoIndex), path: path, limits: limits)
@@ -50,7 +50,7 @@ public enum MediaProbe {
     }
 
     /// `stream 3: subtitle (subrip, fra)`: the stream's index, type, codec and language.
-    private static func describe(_ stream: UnsafeMutablePointer<AVStream>) -> String {
+    static func describe(_ stream: UnsafeMutablePointer<AVStream>) -> String {
         let parameters = stream.pointee.codecpar.pointee
         let type = av_get_media_type_string(parameters.codec_type).map { String(cString: $0) } ?? "unknown"
         var details = [String(cString: avcodec_get_name(parameters.codec_id))]

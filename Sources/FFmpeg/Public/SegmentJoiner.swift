@@ -15,6 +15,8 @@ public enum SegmentJoiner {
     ///     (timestamps unchanged, so write them as MP4 to keep priming and edit lists) with its
     ///     language, name and disposition; empty for none.
     ///   - output: the MP4 to write; replaced if it exists.
+    ///   - metadata: the container's metadata (capture time, copyright, …); keys in reverse-DNS
+    ///     form (`com.apple.quicktime.…`) are written as QuickTime metadata keys.
     ///   - fastStart: whether to move the index to the front (`movflags +faststart`), so playback
     ///     can start before the whole file has arrived. Costs one more pass over the file.
     ///   - limits: what the inputs may be.
@@ -23,7 +25,7 @@ public enum SegmentJoiner {
     ///   `unsupportedCodec` when MP4 cannot hold an audio codec, `stopped` when `shouldStop` said
     ///   so (the partial `output` is left for the caller).
     public static func join(
-        segments: [String], audio: [String], output: String, fastStart: Bool = false,
+        segments: [String], audio: [String], output: String, metadata: [String: String] = [:], fastStart: Bool = false,
         limits: MediaLimits = MediaLimits(), shouldStop: @escaping @Sendable () -> Bool = { false }
     ) throws(FFmpegError) {
         guard !segments.isEmpty else {
@@ -37,7 +39,8 @@ public enum SegmentJoiner {
         for path in audio {
             tracks.append(try CopiedTrack(path: path, into: muxer, limits: limits, stop: stop))
         }
-        try muxer.writeHeader(options: fastStart ? ["movflags": "+faststart"] : [:])
+        try Metadata.set(metadata, in: &muxer.pointer.pointee.metadata, path: output)
+        try muxer.writeHeader(options: OutputFile.movFlags(fastStart: fastStart, metadata: metadata))
 
         let videoPacket = Packet()
         var hasVideo = try chain.next(into: videoPacket)

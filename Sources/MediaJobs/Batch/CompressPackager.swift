@@ -1,3 +1,4 @@
+import FFmpeg
 import Foundation
 import JobEngine
 
@@ -38,23 +39,22 @@ struct CompressPackager {
             }
             let mine = chunks.filter { $0.item == index }
             var joined: String?
+            var source: MediaInfo?
             if mine.contains(where: \.isImage) {
                 joined = try CompressedImage.committedName(of: item, in: workspace)
             } else {
                 // A video that does not join or check out is this item's failure, not the job's.
                 try SkippedItems.guarding(item.path, index: index, skipBad: spec.settings.skipBad, context: context) {
-                    joined = try VideoChunks.joinItem(item.name, chunks: mine, limits: spec.settings.mediaLimits,
-                                                      context: context)
+                    (joined, source) = try VideoChunks.joinItem(item.name, source: item.path, chunks: mine,
+                                                                policy: spec.metadata, limits: spec.settings.mediaLimits,
+                                                                context: context)
                 }
             }
             guard var name = joined else {
                 skipped.append(SkippedItems.reason(index, in: workspace) ?? item.path)
                 continue
             }
-            if !mine.contains(where: \.isImage) {
-                dropped += try VideoChunks.droppedStreams(of: item.path, limits: spec.settings.mediaLimits)
-                    .map { "\(item.path): \($0)" }
-            }
+            var lost = source?.otherStreams ?? []
             let outputBytes = try FileSize.bytes(at: workspace.url(for: name).path)
             let inputBytes = try FileSize.bytes(at: item.path)
             var copied = outputBytes >= inputBytes, copyBytes = inputBytes
@@ -67,10 +67,20 @@ struct CompressPackager {
                 if case .rewritten(let data) = copy {
                     try workspace.commit(name, data: data)
                     copyBytes = Int64(data.count)
+                } else if let source, VideoMetadata.removesSomething(from: source.tags, policy: spec.metadata) {
+                    // A copied video keeps its packets; only its container is rewritten without what the policy removes.
+                    try workspace.commit(name) { temporary in
+                        lost = try Remuxer.remux(source: item.path, output: temporary.path,
+                                          metadata: VideoMetadata.kept(source.tags, policy: spec.metadata),
+                                          limits: spec.settings.mediaLimits, shouldStop: { [context] in context.isStopRequested })
+                    }
+                    copyBytes = try FileSize.bytes(at: workspace.url(for: name).path)
                 } else {
                     try workspace.commit(name) { try FileManager.default.copyItem(atPath: item.path, toPath: $0.path) }
+                    lost = []
                 }
             }
+            dropped += lost.map { "\(item.path): \($0)" }
             entries.append(Entry(source: item.path, output: name, inputBytes: inputBytes,
                                  outputBytes: copied ? copyBytes : outputBytes, copied: copied))
             try context.checkStop()

@@ -34,15 +34,11 @@ struct ExportPackager {
                 // A video that does not join or check out is this asset's failure, not the job's.
                 try SkippedItems.guarding(ExportAssets.describe(index, in: spec), index: index, skipBad: spec.settings.skipBad,
                                           context: context) {
-                    files.append(try joinVideo(index, chunks: mine))
+                    let (file, source) = try joinVideo(index, chunks: mine)
+                    files.append(file)
+                    dropped += source.otherStreams.map { "\(ExportAssets.describe(index, in: spec)): \($0)" }
                 }
-                if let reason = SkippedItems.reason(index, in: workspace) {
-                    skipped.append(reason)
-                } else {
-                    dropped += try VideoChunks.droppedStreams(of: try ExportAssets.path(of: index, in: spec),
-                                                              limits: spec.settings.mediaLimits)
-                        .map { "\(ExportAssets.describe(index, in: spec)): \($0)" }
-                }
+                if let reason = SkippedItems.reason(index, in: workspace) { skipped.append(reason) }
             }
             try context.checkStop()
         }
@@ -52,11 +48,15 @@ struct ExportPackager {
         return spec.manifest.export.package.format == "folder" ? try folder(listed) : try zip(listed, manifest: manifest)
     }
 
-    /// Joins a video's segments and audio without re-encoding and checks the result.
-    private func joinVideo(_ index: Int, chunks: [MediaChunk]) throws -> PackageFile {
-        let name = try VideoChunks.joinItem(spec.manifest.assets[index].output, chunks: chunks, limits: spec.settings.mediaLimits,
-                                            context: context)
-        return try PackageFile(name: name, in: workspace)
+    /// Joins a video's segments and audio without re-encoding, with the source's metadata as the
+    /// policy keeps it, and checks the result.
+    /// - Returns: the joined file and the source as probed.
+    private func joinVideo(_ index: Int, chunks: [MediaChunk]) throws -> (PackageFile, MediaInfo) {
+        let (name, source) = try VideoChunks.joinItem(spec.manifest.assets[index].output,
+                                                      source: ExportAssets.path(of: index, in: spec), chunks: chunks,
+                                                      policy: spec.manifest.export.metadata,
+                                                      limits: spec.settings.mediaLimits, context: context)
+        return (try PackageFile(name: name, in: workspace), source)
     }
 
     /// A reproducible zip: entries in manifest order, fixed times; media stored, the manifest deflated.

@@ -2,6 +2,7 @@ import FFmpeg
 import Foundation
 import GPURender
 import JobEngine
+import Vips
 
 /// The video work media jobs share: encode a segment, extract the audio, and join the segments
 /// and audio into one checked MP4, each committed to the job's workspace.
@@ -40,8 +41,13 @@ enum VideoChunks {
     }
 
     /// Joins the segments and audio that `chunks` (one item's) made for the output called `output`
-    /// into `<output>.mp4` in the workspace, and returns that name.
-    static func joinItem(_ output: String, chunks: [MediaChunk], limits: MediaLimits, context: JobContext) throws -> String {
+    /// into `<output>.mp4` in the workspace, with the container tags of `source` that `policy`
+    /// keeps (``VideoMetadata``).
+    /// - Returns: the file's name in the workspace, and the source as probed (its tags and the
+    ///   streams the output does not keep).
+    static func joinItem(_ output: String, source: String, chunks: [MediaChunk], policy: MetadataPolicy,
+                         limits: MediaLimits, context: JobContext) throws -> (name: String, source: MediaInfo) {
+        let info = try MediaProbe.probe(source, limits: limits, scanKeyframes: false, shouldStop: stopCheck(context))
         var segments: [String] = [], expected = 0.0
         for case .segment(_, let number, let start, let end) in chunks {
             segments.append(segmentName(output, number))
@@ -49,32 +55,27 @@ enum VideoChunks {
         }
         let name = "\(output).mp4"
         let audio = chunks.compactMap(\.audioTrack).sorted().map { audioName(output, track: $0) }
-        try join(segments, audio: audio, expectedSeconds: expected,
+        try join(segments, audio: audio, metadata: VideoMetadata.kept(info.tags, policy: policy), expectedSeconds: expected,
                  as: name, limits: limits, context: context)
-        return name
+        return (name, info)
     }
 
     /// Joins the workspace's `segments` (and `audio`) into the workspace file `name` without
     /// re-encoding, then checks it: every packet read strictly and counted, every keyframe (each
     /// segment's first) decoded, and the length `expectedSeconds` within two frames.
-    private static func join(_ segments: [String], audio: [String], expectedSeconds: Double, as name: String,
+    private static func join(_ segments: [String], audio: [String], metadata: [String: String], expectedSeconds: Double,
+                             as name: String,
                      limits: MediaLimits, context: JobContext) throws {
         let workspace = context.workspace
         try workspace.commit(name) { temporary in
             try SegmentJoiner.join(segments: segments.map { workspace.url(for: $0).path }, audio: audio.map { workspace.url(for: $0).path },
-                                   output: temporary.path, shouldStop: stopCheck(context))
+                                   output: temporary.path, metadata: metadata, shouldStop: stopCheck(context))
         }
         let verified = try MediaVerifier.verify(workspace.url(for: name).path, limits: limits, depth: .keyframes)
         let frame = verified.frames > 0 ? verified.duration / Double(verified.frames) : 0.1
         guard verified.frames > 0, abs(verified.duration - expectedSeconds) <= max(2 * frame, 0.1) else {
             throw PackageError.invalidVideo(name, "\(verified.frames) frames over \(verified.duration) s, expected \(expectedSeconds) s")
         }
-    }
-
-    /// The streams of the video at `source` that its output does not keep: all but the main
-    /// video and the audio tracks (``MediaInfo/otherStreams``).
-    static func droppedStreams(of source: String, limits: MediaLimits) throws -> [String] {
-        try MediaProbe.probe(source, limits: limits, scanKeyframes: false).otherStreams
     }
 
     private static func stopCheck(_ context: JobContext) -> @Sendable () -> Bool {
