@@ -48,7 +48,7 @@ let package = Package(
 
         .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive", "GPURender", "Vulkan"]),
         .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg", "GPURender"]),
-        .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI"]),
+        .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI", "JobEngine"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
         // A throwaway PostgreSQL cluster (Scripts/postgres-test-cluster) and a fresh schema per test.
         .target(name: "PostgresTestKit", dependencies: ["Postgres"]),

@@ -5,16 +5,18 @@ import Synchronization
 /// Named places in the engine's durable steps where a crash test can make this process die, or
 /// make the step's system call fail, to prove that a crash or an I/O error there loses nothing.
 ///
-/// Off unless the environment sets `MEDIAJOB_FAULT=POINT:HIT[:ACTION]`: the HIT-th pass
-/// (counted from 1, across all threads) of POINT does ACTION, and every other pass does nothing.
-/// ACTION is `kill` (the default): the step is done, then the process raises `SIGKILL` at once;
-/// or an errno name (`EIO`, `ENOSPC`, `EDQUOT`, `EMFILE`, `EROFS`): the step is not done and
-/// fails with that error, as if its system call had returned it. One point is armed at a time.
+/// Off until an executable arms them with ``arm(_:)``, as the `mediajob` program does from its
+/// `MEDIAJOB_FAULT` variable for its own crash tests; the library never reads the environment
+/// for them, so a program that embeds the engine is never killed by a stray variable.
 ///
-/// This is a test facility, not a setting: nothing else reads the variable.
-public enum FaultPoints {
+/// The text `POINT:HIT[:ACTION]` arms one point: the HIT-th pass (counted from 1, across all
+/// threads) of POINT does ACTION, and every other pass does nothing. ACTION is `kill` (the
+/// default): the step is done, then the process raises `SIGKILL` at once; or an errno name
+/// (`EIO`, `ENOSPC`, `EDQUOT`, `EMFILE`, `EROFS`): the step is not done and fails with that
+/// error, as if its system call had returned it. One point is armed at a time.
+package enum FaultPoints {
     /// A durable step that can be made to fail or to end the process.
-    public enum Point: String, Sendable, CaseIterable {
+    package enum Point: String, Sendable, CaseIterable {
         /// A chunk output's bytes were written to its temporary name (``Workspace/commit(_:write:)``).
         case commitWrite = "commit.write"
         /// A file or folder was flushed with `fsync` (``DurableFiles/sync(_:)``).
@@ -35,16 +37,22 @@ public enum FaultPoints {
         case fail(Int32)
     }
 
-    /// The armed point, its hit and action, read once from `MEDIAJOB_FAULT`.
-    private static let armed: (point: Point, hit: Int, action: Action)? = {
-        parse(ProcessInfo.processInfo.environment["MEDIAJOB_FAULT"] ?? "")
-    }()
+    /// The armed point, its hit and action; `nil` until ``arm(_:)`` is called.
+    private static let armed = Mutex<(point: Point, hit: Int, action: Action)?>(nil)
 
     private static let passes = Atomic(0)
 
     private static let errnoNames: [String: Int32] = [
         "EIO": EIO, "ENOSPC": ENOSPC, "EDQUOT": EDQUOT, "EMFILE": EMFILE, "EROFS": EROFS,
     ]
+
+    /// Arms the point that `text` (`POINT:HIT[:ACTION]`) names, counting passes from now; `nil`,
+    /// empty or malformed text arms nothing. Only an executable calls this, once, before any work.
+    package static func arm(_ text: String?) {
+        let fault = parse(text ?? "")
+        armed.withLock { $0 = fault }
+        passes.store(0, ordering: .sequentiallyConsistent)
+    }
 
     /// Parses `POINT:HIT[:ACTION]`; `nil` when empty or malformed.
     static func parse(_ text: String) -> (point: Point, hit: Int, action: Action)? {
@@ -61,8 +69,8 @@ public enum FaultPoints {
     /// with the armed error (as ``FileSystemError`` for `operation` on `path`) without running it,
     /// or runs it and then ends the process with `SIGKILL`.
     /// - Throws: what `body` throws, or the injected ``FileSystemError``.
-    public static func step<T>(_ point: Point, operation: String, path: String, _ body: () throws -> T) throws -> T {
-        guard let armed, armed.point == point,
+    package static func step<T>(_ point: Point, operation: String, path: String, _ body: () throws -> T) throws -> T {
+        guard let armed = armed.withLock({ $0 }), armed.point == point,
               passes.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue == armed.hit else {
             return try body()
         }

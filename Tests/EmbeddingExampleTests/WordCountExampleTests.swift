@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import Glibc
 import Testing
 
 @Suite struct WordCountExampleTests {
@@ -14,6 +15,21 @@ import Testing
                                            stateFolder: folder.url.appendingPathComponent("state"))
         #expect(outcome == .completed)
         #expect(try String(contentsOfFile: folder.path("report.txt"), encoding: .utf8) == "6 words\n")
+    }
+
+    @Test func aProgramThatEmbedsTheEngineIgnoresTheCrashTestVariable() async {
+        // In a child process, whose environment is its own: the `mediajob` binary's crash tests
+        // kill at the first checkpoint with this, and an embedder must run to the end regardless.
+        await #expect(processExitsWith: .success) {
+            setenv("MEDIAJOB_FAULT", "checkpoint:1", 1)
+            let folder = TemporaryDirectory()
+            let file = folder.path("words.txt")
+            try Data("one two".utf8).write(to: URL(fileURLWithPath: file))
+            let outcome = try await countWords(in: [file], report: folder.path("report.txt"),
+                                               stateFolder: folder.url.appendingPathComponent("state"))
+            guard outcome == .completed,
+                  try String(contentsOfFile: folder.path("report.txt"), encoding: .utf8) == "2 words\n" else { exit(1) }
+        }
     }
 
     @Test func theReadmeShowsExactlyThisExample() throws {

@@ -21,4 +21,30 @@ import Testing
         try FaultPoints.step(.rename, operation: "rename", path: "/nowhere") { ran = true }
         #expect(ran)
     }
+
+    @Test func anArmedPointFailsItsHitAndNoOtherPass() async {
+        // In a child process: arming is process-wide, and other suites' steps run meanwhile here.
+        await #expect(processExitsWith: .success) {
+            FaultPoints.arm("rename:2:EIO")
+            var runs = 0
+            try FaultPoints.step(.rename, operation: "rename", path: "/first") { runs += 1 }
+            var failure: FileSystemError?
+            do {
+                try FaultPoints.step(.rename, operation: "rename", path: "/second") { runs += 1 }
+            } catch let error as FileSystemError {
+                failure = error
+            }
+            try FaultPoints.step(.rename, operation: "rename", path: "/third") { runs += 1 }
+            guard runs == 2, failure == FileSystemError("rename", path: "/second", code: EIO) else { exit(1) }
+        }
+    }
+
+    @Test func theEnvironmentAloneArmsNothing() async {
+        await #expect(processExitsWith: .success) {
+            setenv("MEDIAJOB_FAULT", "rename:1:EIO", 1)
+            var ran = false
+            try FaultPoints.step(.rename, operation: "rename", path: "/nowhere") { ran = true }
+            guard ran else { exit(1) }
+        }
+    }
 }
