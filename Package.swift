@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "TaskContract", targets: ["TaskContract"]),
         .library(name: "JobEngine", targets: ["JobEngine"]),
         .library(name: "SQLiteJobStore", targets: ["SQLiteJobStore"]),
+        // For embedders' own tests: an in-memory store, a scripted job kind, a gate, a temporary folder.
+        .library(name: "EngineTestKit", targets: ["EngineTestKit"]),
     ],
     targets: [
         .target(name: "TaskContract"),
@@ -50,23 +52,25 @@ let package = Package(
         .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg", "GPURender"]),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI", "JobEngine"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
+        // Media the tests make and measure with the ffmpeg, vips and exiftool command lines.
+        .target(name: "MediaTestKit"),
         // A throwaway PostgreSQL cluster (Scripts/postgres-test-cluster) and a fresh schema per test.
         .target(name: "PostgresTestKit", dependencies: ["Postgres"]),
 
         .testTarget(name: "TaskContractTests", dependencies: ["TaskContract", "EngineTestKit"]),
         .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit"]),
         .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit"]),
-        .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit"]),
-        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit"]),
+        .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit", "MediaTestKit"]),
+        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit", "MediaTestKit"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestKit"]),
-        .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit"]),
+        .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit", "MediaTestKit"]),
         .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
         .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
         .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI"]),
         .testTarget(
             name: "MediaJobCLITests",
-            dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "Vips", "FFmpeg", "Archive"]
+            dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive"]
         ),
     ],
     swiftLanguageModes: [.v6]

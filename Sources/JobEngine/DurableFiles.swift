@@ -4,19 +4,21 @@ import Synchronization
 
 /// The durable file operations the engine is built on: write to a temporary name, `fsync`,
 /// rename, `fsync` the folder. Nothing here ever leaves a half-written file under a final name.
-public enum DurableFiles {
+///
+/// The project's own modules share these; a job kind writes through ``Workspace/commit(_:write:)``.
+package enum DurableFiles {
     private static let syncing = Atomic(true)
 
     /// Whether ``sync(_:)`` flushes. Only benchmarks turn it off, to measure what durability
     /// costs; nothing survives a power cut without it.
-    public static var isSyncEnabled: Bool {
+    package static var isSyncEnabled: Bool {
         get { syncing.load(ordering: .relaxed) }
         set { syncing.store(newValue, ordering: .relaxed) }
     }
 
     /// Flushes a file or folder to stable storage.
     /// - Throws: ``FileSystemError`` (a failed `fsync` must not be retried on the same data).
-    public static func sync(_ url: URL) throws {
+    package static func sync(_ url: URL) throws {
         guard isSyncEnabled else { return }
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError("open", path: url.path) }
@@ -28,7 +30,7 @@ public enum DurableFiles {
 
     /// Renames `source` to `destination` atomically; fails with `EEXIST` rather than replace
     /// anything unless `replacing` is set. Then syncs the destination's folder.
-    public static func rename(_ source: URL, to destination: URL, replacing: Bool) throws {
+    package static func rename(_ source: URL, to destination: URL, replacing: Bool) throws {
         let flags = replacing ? 0 : LinuxRename.noReplace
         try FaultPoints.step(.rename, operation: "rename", path: destination.path) {
             guard LinuxRename.rename(source.path, destination.path, flags: flags) == 0 else {
@@ -39,7 +41,7 @@ public enum DurableFiles {
     }
 
     /// Swaps two existing paths atomically (both may be folders).
-    public static func exchange(_ first: URL, with second: URL) throws {
+    package static func exchange(_ first: URL, with second: URL) throws {
         guard LinuxRename.rename(first.path, second.path, flags: LinuxRename.exchange) == 0 else {
             throw FileSystemError("rename", path: second.path)
         }
@@ -47,7 +49,7 @@ public enum DurableFiles {
     }
 
     /// Creates a folder and any missing parents.
-    public static func makeDirectory(_ url: URL) throws {
+    package static func makeDirectory(_ url: URL) throws {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
@@ -56,7 +58,7 @@ public enum DurableFiles {
     }
 
     /// Removes a file or folder tree; a missing one is fine.
-    public static func remove(_ url: URL) throws {
+    package static func remove(_ url: URL) throws {
         guard exists(url) else { return }
         do {
             try FileManager.default.removeItem(at: url)
@@ -66,7 +68,7 @@ public enum DurableFiles {
     }
 
     /// Whether anything (even a dangling link) is at `url`.
-    public static func exists(_ url: URL) -> Bool {
+    package static func exists(_ url: URL) -> Bool {
         var info = stat()
         return lstat(url.path, &info) == 0
     }

@@ -8,7 +8,7 @@ public struct JobContext: Sendable {
     /// The running task: words, stop signal.
     public let task: ContinuedTask
 
-    public init(workspace: Workspace, task: ContinuedTask) {
+    package init(workspace: Workspace, task: ContinuedTask) {
         self.workspace = workspace
         self.task = task
     }

@@ -18,6 +18,16 @@ import TaskContract
 /// what it learned for the kind's next job on this machine); before anything was measured it
 /// uses ``defaultCosts``. Finalisation is costed in the ``Stage/package`` stage: give it work in
 /// that stage's unit, and a default for it, or the bar will stop short of the cap while it runs.
+///
+/// ## How a job ends
+///
+/// The engine ends the job, and completes its task, from what the kind's methods return or throw;
+/// a kind never completes the task itself. When ``finalize(_:chunks:in:)`` returns, the result is
+/// published and the job is `completed`. ``JobStopped`` (from ``JobContext/checkStop()``), or any
+/// error thrown while a stop is asked for, ends it `paused`, to be resumed from its last
+/// checkpoint. An ``ItemFailure`` from a chunk records that item as bad and lets the other chunks
+/// run; the job then fails with all of them. Any other error fails the job, with the
+/// ``CategorizedError/category`` the error gives (`internal` for errors that give none).
 public protocol JobKind: Sendable {
     /// The job's settings, stored as JSON so that a resumed job runs with the same ones.
     associatedtype Spec: Codable & Sendable

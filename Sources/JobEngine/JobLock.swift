@@ -7,10 +7,10 @@ import Synchronization
 /// The kernel drops the lock when the process dies, however it dies, so a lock that can be taken
 /// proves its last owner is gone. That is how a job whose process vanished is told apart from
 /// one still running, across processes and without trusting clocks.
-public final class JobLock: Sendable {
+package final class JobLock: Sendable {
     private let descriptor: Mutex<Int32?>
     /// The lock file.
-    public let url: URL
+    package let url: URL
 
     private init(descriptor: Int32, url: URL) {
         self.descriptor = Mutex(descriptor)
@@ -22,7 +22,7 @@ public final class JobLock: Sendable {
     }
 
     /// Lets the lock go; later calls do nothing.
-    public func release() {
+    package func release() {
         descriptor.withLock { descriptor in
             guard let fd = descriptor else { return }
             flock(fd, LOCK_UN)
@@ -33,7 +33,7 @@ public final class JobLock: Sendable {
 
     /// Takes the lock if nobody holds it.
     /// - Returns: the held lock, or `nil` when another owner (in any process) holds it.
-    public static func tryAcquire(_ url: URL) throws -> JobLock? {
+    package static func tryAcquire(_ url: URL) throws -> JobLock? {
         let fd = try openLockFile(url)
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
@@ -45,7 +45,7 @@ public final class JobLock: Sendable {
     }
 
     /// Waits for the lock, then takes it.
-    public static func acquire(_ url: URL) throws -> JobLock {
+    package static func acquire(_ url: URL) throws -> JobLock {
         let fd = try openLockFile(url)
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
@@ -58,7 +58,7 @@ public final class JobLock: Sendable {
     }
 
     /// Whether some owner, in this process or another, holds the lock now.
-    public static func isHeld(_ url: URL) throws -> Bool {
+    package static func isHeld(_ url: URL) throws -> Bool {
         guard DurableFiles.exists(url) else { return false }
         return try tryAcquire(url) == nil
     }
@@ -71,32 +71,32 @@ public final class JobLock: Sendable {
 }
 
 /// The lock files of one state folder: one per job, and one for admission.
-public struct LockDirectory: Sendable {
+package struct LockDirectory: Sendable {
     /// The folder holding the lock files.
-    public let directory: URL
+    package let directory: URL
 
-    public init(directory: URL) throws {
+    package init(directory: URL) throws {
         self.directory = directory
         try DurableFiles.makeDirectory(directory)
     }
 
     /// The lock file of job `id`.
-    public func url(for id: JobID) -> URL {
+    package func url(for id: JobID) -> URL {
         directory.appendingPathComponent("\(id.rawValue).lock")
     }
 
     /// The lock held while deciding which jobs may start, so that capacity is never overbooked.
-    public var admission: URL {
+    package var admission: URL {
         directory.appendingPathComponent("admission.lock")
     }
 
     /// Whether a live process owns job `id`.
-    public func isOwned(_ id: JobID) throws -> Bool {
+    package func isOwned(_ id: JobID) throws -> Bool {
         try JobLock.isHeld(url(for: id))
     }
 
     /// Forgets the lock file of a finished job.
-    public func removeLock(for id: JobID) {
+    package func removeLock(for id: JobID) {
         try? DurableFiles.remove(url(for: id))
     }
 }

@@ -10,8 +10,10 @@ import TaskContract
 /// when a process dies, so a job whose process vanished shows as ``JobState/interrupted`` and
 /// waits for the person to resume, restart or discard it.
 public final class JobScheduler: Sendable {
-    /// Where jobs are kept.
-    public let store: any JobStore
+    /// Where jobs are kept. The project's own modules read the journal through it; changing a
+    /// job's state behind the scheduler's back would break its rules, so embedders see only the
+    /// scheduler's methods.
+    package let store: any JobStore
     /// How many jobs may run at once in this state folder.
     public let maxConcurrentJobs: Int
     /// How many chunks of one job this process runs at once: its own choice, from its own probe,

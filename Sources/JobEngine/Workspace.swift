@@ -9,12 +9,12 @@ public struct Workspace: Sendable, Equatable {
     /// The folder.
     public let directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
     /// The workspace for job `id` publishing to `destination`: a hidden folder beside it.
-    public static func beside(_ destination: URL, for id: JobID) -> Workspace {
+    package static func beside(_ destination: URL, for id: JobID) -> Workspace {
         let name = ".\(destination.lastPathComponent).\(TaskIdentifier.prefix)-\(id.short)"
         return Workspace(directory: destination.deletingLastPathComponent().appendingPathComponent(name))
     }
@@ -30,7 +30,7 @@ public struct Workspace: Sendable, Equatable {
     }
 
     /// Creates the folder if it is missing.
-    public func prepare() throws {
+    package func prepare() throws {
         try DurableFiles.makeDirectory(directory)
     }
 
@@ -63,7 +63,7 @@ public struct Workspace: Sendable, Equatable {
     }
 
     /// Removes leftovers of writes that never committed.
-    public func sweepTemporaries() {
+    package func sweepTemporaries() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".tmp-") {
             try? DurableFiles.remove(url(for: name))
@@ -71,7 +71,7 @@ public struct Workspace: Sendable, Equatable {
     }
 
     /// Removes the folder and everything in it.
-    public func remove() throws {
+    package func remove() throws {
         try DurableFiles.remove(directory)
     }
 }

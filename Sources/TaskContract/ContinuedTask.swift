@@ -4,8 +4,12 @@ import Synchronization
 ///
 /// It carries the job's words (``title``, ``subtitle``), its durable progress, the stop signal
 /// (``expire()`` runs the ``expirationHandler`` once; the handler only signals, it never works)
-/// and the single completion: ``setTaskCompleted(_:)`` may be called exactly once on every path,
-/// and a second call is a programmer error that stops the process.
+/// and the single completion.
+///
+/// Only the engine creates a task, publishes its progress (after the store holds it) and completes
+/// it: a job kind ends its job by what its chunks and its finalisation return or throw, never by
+/// completing the task itself, and an embedder observes the end through ``outcome``, ``observe(_:)``
+/// or ``events()``.
 public final class ContinuedTask: Sendable {
     /// The task's identifier.
     public let identifier: TaskIdentifier
@@ -23,7 +27,7 @@ public final class ContinuedTask: Sendable {
     private let state: Mutex<State>
 
     /// Creates the task for a request, starting from `progress` (stored progress when resuming).
-    public init(request: TaskRequest, progress: ProgressSnapshot) {
+    package init(request: TaskRequest, progress: ProgressSnapshot) {
         identifier = request.identifier
         state = Mutex(State(title: request.title, subtitle: request.subtitle, progress: progress))
     }
@@ -78,7 +82,7 @@ public final class ContinuedTask: Sendable {
     }
 
     /// Publishes progress that has already been made durable. The fraction never goes backwards.
-    public func publish(_ snapshot: ProgressSnapshot) {
+    package func publish(_ snapshot: ProgressSnapshot) {
         var snapshot = snapshot
         state.withLock { state in
             if snapshot.bar.fraction < state.progress.bar.fraction { snapshot.bar = state.progress.bar }
@@ -87,11 +91,12 @@ public final class ContinuedTask: Sendable {
         send(.progress(snapshot))
     }
 
-    /// Ends the task. Call exactly once, on every path.
+    /// Ends the task: the engine calls it exactly once, on every path, with what the job's run
+    /// came to; a second call is a programmer error that stops the process.
     ///
     /// Here `paused` and `failed` are distinct outcomes where Apple's API has only
     /// `success: false`; a stop on purpose must end as `.paused`.
-    public func setTaskCompleted(_ outcome: TaskOutcome) {
+    package func setTaskCompleted(_ outcome: TaskOutcome) {
         let first = state.withLock { state -> Bool in
             guard state.outcome == nil else { return false }
             state.outcome = outcome

@@ -1,6 +1,7 @@
 import EngineTestKit
 import FFmpeg
 import Foundation
+import MediaTestKit
 import Testing
 
 /// Sound stays in sync with the pictures through a cut, a copy or a re-encode, and a join, as

@@ -1,6 +1,7 @@
 import CFFmpegShim
 import EngineTestKit
 @testable import FFmpeg
+import MediaTestKit
 import Testing
 
 @Suite struct FramePipelineTests {

@@ -1,6 +1,7 @@
 import EngineTestKit
 import FFmpeg
 import Foundation
+import MediaTestKit
 import Testing
 
 /// HDR sources (PQ, HLG) are tone-mapped to SDR BT.709 by default, as the `ffmpeg` tool running

@@ -1,6 +1,7 @@
 import EngineTestKit
 import FFmpeg
 import Foundation
+import MediaTestKit
 import Testing
 
 /// Every YUV ↔ RGB step uses the source's own matrix and range, and the output says which:

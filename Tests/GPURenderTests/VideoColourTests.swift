@@ -1,6 +1,7 @@
 import EngineTestKit
 import FFmpeg
 @testable import MediaJobs
+import MediaTestKit
 import Testing
 
 /// Video frames rendered on the GPU are read and written with the source's own matrix and range,

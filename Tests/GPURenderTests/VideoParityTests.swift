@@ -2,6 +2,7 @@ import EngineTestKit
 import FFmpeg
 import GPURender
 @testable import MediaJobs
+import MediaTestKit
 import XCTest
 
 /// Video frames rendered on the GPU match the CPU path's: both encoded losslessly (x264 at

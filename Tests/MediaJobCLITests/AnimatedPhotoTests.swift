@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 import Testing
 
 /// Animated GIF and WebP photos: kept animated in WebP outputs, else their first frame with a

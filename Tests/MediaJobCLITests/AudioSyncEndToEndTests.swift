@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 import Testing
 
 /// Exports keep every audio track of a video in sync with its pictures (within 2 ms of the

@@ -1,6 +1,7 @@
 import EngineTestKit
 import Foundation
 import Glibc
+import MediaTestKit
 import Testing
 
 /// One Ctrl-C pauses a video export between the chunks its plan implies: segments bounded in work.

@@ -2,6 +2,7 @@ import EngineTestKit
 import Archive
 import FFmpeg
 import Foundation
+import MediaTestKit
 import Testing
 import Vips
 

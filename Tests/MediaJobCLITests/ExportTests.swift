@@ -2,6 +2,7 @@ import EngineTestKit
 import Archive
 import Foundation
 import Glibc
+import MediaTestKit
 import Testing
 import Vips
 

@@ -1,6 +1,7 @@
 import EngineTestKit
 import Foundation
 import Glibc
+import MediaTestKit
 import Testing
 
 /// The GPU path end to end on this machine's software Vulkan device (lavapipe, allowed with

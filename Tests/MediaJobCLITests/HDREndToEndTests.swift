@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 import Testing
 
 /// `export.video.hdr`: an HDR clip is exported tone-mapped to SDR by default, kept HDR in HEVC when

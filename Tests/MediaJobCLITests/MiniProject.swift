@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 import Synchronization
 
 /// A small export project (two photos and the sample clip, trimmed) for tests that run an export

@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 import Testing
 
 /// Wide-gamut photos through the `mediajob` binary: every photo path converts to sRGB as lcms

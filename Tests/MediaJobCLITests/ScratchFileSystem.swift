@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 
 /// A small tmpfs mounted for one test, so that a real file system fills up under a real export.
 ///

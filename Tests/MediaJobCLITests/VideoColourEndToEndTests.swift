@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 import Testing
 
 /// Export, compress and thumbnail show a video's colours as the `ffmpeg` tool decodes them from

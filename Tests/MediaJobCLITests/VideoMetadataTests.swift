@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 import Testing
 
 /// Videos follow the metadata policy, re-encoded or copied: by default no location, device make,

@@ -1,5 +1,6 @@
 import EngineTestKit
 import Foundation
+import MediaTestKit
 import Testing
 import Vips
 

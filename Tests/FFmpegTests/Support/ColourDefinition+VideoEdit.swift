@@ -1,5 +1,6 @@
 import EngineTestKit
 import FFmpeg
+import MediaTestKit
 
 extension ColourDefinition {
     /// The edited colour of `rgb` by ``VideoEdit``'s colour steps.
