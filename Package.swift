@@ -54,12 +54,14 @@ let package = Package(
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
         // Media the tests make and measure with the ffmpeg, vips and exiftool command lines.
         .target(name: "MediaTestKit"),
+        // The store contract as test cases any store's tests run (SQLite, PostgreSQL, in memory).
+        .target(name: "JobStoreConformance", dependencies: ["JobEngine"]),
         // A throwaway PostgreSQL cluster (Scripts/postgres-test-cluster) and a fresh schema per test.
         .target(name: "PostgresTestKit", dependencies: ["Postgres"]),
 
         .testTarget(name: "TaskContractTests", dependencies: ["TaskContract", "EngineTestKit"]),
-        .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit"]),
-        .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit"]),
+        .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit", "JobStoreConformance"]),
+        .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit", "JobStoreConformance"]),
         .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit", "MediaTestKit"]),
         .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit", "MediaTestKit"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),

@@ -3,8 +3,9 @@ import JobEngine
 import Synchronization
 import TaskContract
 
-/// A ``JobStore`` in memory, for fast engine tests. Behaves like the SQLite store within one
-/// process; it is not durable and not shared between processes.
+/// A ``JobStore`` in memory, for fast engine tests. Keeps the store contract (it runs the
+/// conformance suite, JobStoreConformance) within one process; it is not durable and not shared
+/// between processes.
 public final class InMemoryJobStore: JobStore {
     private struct Contents {
         var jobs: [JobID: JobRecord] = [:]
@@ -33,7 +34,7 @@ public final class InMemoryJobStore: JobStore {
             job.queueSequence = contents.sequence
             contents.jobs[job.id] = job
             contents.chunks[job.id] = chunks.enumerated().map { ChunkRecord(index: $0.offset, plan: $0.element) }
-            contents.journal.append(JournalEntry(jobID: job.id, event: .submitted))
+            contents.journal.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]))
             return job
         }
     }
@@ -48,7 +49,8 @@ public final class InMemoryJobStore: JobStore {
 
     public func unfinishedJob(workKey: String) throws -> JobRecord? {
         contents.withLock { contents in
-            contents.jobs.values.first { $0.workKey == workKey && !$0.state.isFinished }
+            contents.jobs.values.filter { $0.workKey == workKey && !$0.state.isFinished }
+                .min { $0.queueSequence < $1.queueSequence }
         }
     }
 
@@ -75,13 +77,16 @@ public final class InMemoryJobStore: JobStore {
             contents.costs[checkpoint.kind, default: [:]][checkpoint.stage] =
                 checkpoint.progress.costs.estimate(for: checkpoint.stage)
             if first { contents.journal.append(JournalEntry(jobID: id, event: .progressFirst)) }
-            contents.journal.append(JournalEntry(jobID: id, event: .checkpoint, detail: ["chunk": String(checkpoint.chunkIndex)]))
+            contents.journal.append(JournalEntry(jobID: id, event: .checkpoint, detail: [
+                "chunk": String(checkpoint.chunkIndex),
+                "fraction": String(format: "%.4f", checkpoint.progress.fraction),
+            ]))
         }
     }
 
     public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
-        contents.withLock { contents in
-            guard var job = contents.jobs[id] else { return }
+        try contents.withLock { contents in
+            guard var job = contents.jobs[id] else { throw NoSuchJob(id: id) }
             if change.state == .queued, job.state != .queued {
                 contents.sequence += 1
                 job.queueSequence = contents.sequence
@@ -127,5 +132,14 @@ public final class InMemoryJobStore: JobStore {
 
     public func append(_ entry: JournalEntry) throws {
         contents.withLock { $0.journal.append(entry) }
+    }
+}
+
+extension InMemoryJobStore {
+    /// A state change named a job the store does not hold.
+    public struct NoSuchJob: Error, Equatable, CustomStringConvertible {
+        public let id: JobID
+
+        public var description: String { "no job \(id.rawValue) in the in-memory store" }
     }
 }

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Synchronization
 import JobEngine
+import JobStoreConformance
 @testable import SQLiteJobStore
 import Testing
 import TaskContract

@@ -1,6 +1,4 @@
 import Foundation
-import JobEngine
-import TaskContract
 
 /// Runs `body` with a fresh, empty folder and the path of a store file inside it, removing the
 /// folder afterwards.
@@ -10,48 +8,4 @@ func withStorePath<T>(_ body: (String) throws -> T) throws -> T {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     return try body(folder.appendingPathComponent("jobs.sqlite").path)
-}
-
-/// A job as a scheduler would submit it, with a creation time that is exact in binary.
-func makeJob(kind: String = "export", workKey: String = "work-1", state: JobState = .queued,
-             unitsTotal: Int = 3) throws -> JobRecord {
-    let identifier = try TaskIdentifier.unique(kind: kind)
-    let request = try TaskRequest(identifier: identifier, title: "Exporting Holiday", subtitle: "render")
-    var job = JobRecord(
-        id: JobID(rawValue: String(identifier.rawValue.split(separator: ".").last!)),
-        request: request, spec: Data(#"{"crf":20}"#.utf8), workKey: workKey, destination: "/videos/holiday.mp4",
-        workspace: "/videos/.holiday.mediajob", overwrite: true, state: state,
-        progress: ProgressSnapshot(unitsTotal: unitsTotal, costs: UnitCostModel(seeds: [.render: 2, .encode: 4])),
-        createdAt: Date(timeIntervalSince1970: 1_700_000_000.5))
-    job.message = "waiting for capacity"
-    job.ownerPID = 4242
-    return job
-}
-
-/// Planned chunks `c0`, `c1`, … alternating render and encode stages.
-func makeChunks(_ count: Int) -> [PlannedChunk] {
-    (0..<count).map { index in
-        PlannedChunk(key: "c\(index)", stage: index.isMultiple(of: 2) ? .render : .encode,
-                     detail: Data(#"{"start":\#(index * 10)}"#.utf8))
-    }
-}
-
-/// The progress a runner would store after finishing one more of `total` chunks, each costing
-/// `cost`, starting from `previous`.
-func progress(after previous: ProgressSnapshot, total: Int, stage: Stage, cost: Double) -> ProgressSnapshot {
-    var next = previous
-    next.costs.observe(cost, for: stage)
-    next.bar.advance(done: cost, remaining: Double(total - next.unitsDone - 1) * cost)
-    next.unitsDone += 1
-    next.stage = stage
-    next.workedSeconds += cost
-    return next
-}
-
-/// `record` with its dates replaced by `other`'s, to compare every other field exactly.
-func withDates(of other: JobRecord, _ record: JobRecord) -> JobRecord {
-    var record = record
-    record.createdAt = other.createdAt
-    record.updatedAt = other.updatedAt
-    return record
 }

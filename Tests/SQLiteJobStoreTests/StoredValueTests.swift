@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import JobEngine
+import JobStoreConformance
 @testable import SQLiteJobStore
 import Testing
 
