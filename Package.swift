@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SQLiteJobStore", targets: ["SQLiteJobStore"]),
         // For embedders' own tests: an in-memory store, a scripted job kind, a gate, a temporary folder.
         .library(name: "EngineTestKit", targets: ["EngineTestKit"]),
+        .library(name: "PostgresJobStore", targets: ["PostgresJobStore"]),
     ],
     targets: [
         .target(name: "TaskContract"),
@@ -26,6 +27,8 @@ let package = Package(
         // PostgreSQL through libpq: the bridge a shared store is built on (DESIGN.md §10).
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "Postgres", dependencies: ["CPostgres", "TaskContract"]),
+        // The shared store for many machines: the JobStore protocol over PostgreSQL.
+        .target(name: "PostgresJobStore", dependencies: ["JobEngine", "Postgres"]),
 
         // C libraries and their bridges: each bridge knows its C module and the task contract only.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
@@ -67,6 +70,8 @@ let package = Package(
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestKit"]),
         .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit", "MediaTestKit"]),
+        .testTarget(name: "PostgresJobStoreTests",
+                    dependencies: ["PostgresJobStore", "PostgresTestKit", "JobStoreConformance", "EngineTestKit"]),
         .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
         .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
         .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI"]),

@@ -1,0 +1,63 @@
+import Postgres
+
+extension PostgresJobStore {
+    /// Every statement the store runs, prepared once per connection; values always go in parameters.
+    enum Statements {
+        static let insertJob = PreparedStatement("mediajob_insert_job", """
+            INSERT INTO jobs (id, identifier, kind, request, spec, work_key, destination, workspace, overwrite,
+                state, failure, rejection, message, progress, queue_seq, created_at, updated_at, owner_pid)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+            """)
+        static let insertChunk = PreparedStatement(
+            "mediajob_insert_chunk", "INSERT INTO chunks (job_id, idx, plan) VALUES ($1, $2, $3)")
+        static let job = PreparedStatement(
+            "mediajob_job", "SELECT \(PostgresJobRow.columns) FROM jobs WHERE id = $1")
+        static let jobs = PreparedStatement(
+            "mediajob_jobs", "SELECT \(PostgresJobRow.columns) FROM jobs ORDER BY queue_seq")
+        static let unfinishedJob = PreparedStatement("mediajob_unfinished_job", """
+            SELECT \(PostgresJobRow.columns) FROM jobs
+            WHERE work_key = $1 AND state NOT IN ('completed', 'discarded', 'rejected')
+            ORDER BY queue_seq LIMIT 1
+            """)
+        static let chunks = PreparedStatement(
+            "mediajob_chunks", "SELECT idx, plan, done, cost_s, executor FROM chunks WHERE job_id = $1 ORDER BY idx")
+        static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT id FROM jobs WHERE id = $1 FOR UPDATE")
+        static let countDone = PreparedStatement(
+            "mediajob_count_done", "SELECT count(*) AS done FROM chunks WHERE job_id = $1 AND done")
+        static let markDone = PreparedStatement("mediajob_mark_done", """
+            UPDATE chunks SET done = true, cost_s = $3, executor = $4, done_at = $5 WHERE job_id = $1 AND idx = $2
+            """)
+        static let setProgress = PreparedStatement(
+            "mediajob_set_progress", "UPDATE jobs SET progress = $2, updated_at = $3 WHERE id = $1")
+        static let requeue = PreparedStatement(
+            "mediajob_requeue", "UPDATE jobs SET queue_seq = $2 WHERE id = $1 AND state <> 'queued'")
+        static let setState = PreparedStatement("mediajob_set_state", """
+            UPDATE jobs SET state = $2, failure = $3, rejection = $4, message = $5, updated_at = $6,
+                owner_pid = COALESCE($7, owner_pid)
+            WHERE id = $1
+            """)
+        static let kind = PreparedStatement("mediajob_kind", "SELECT kind FROM jobs WHERE id = $1")
+        static let clearCancel = PreparedStatement("mediajob_clear_cancel", "DELETE FROM cancel_requests WHERE job_id = $1")
+        static let resetChunks = PreparedStatement("mediajob_reset_chunks", """
+            UPDATE chunks SET done = false, cost_s = NULL, executor = NULL, done_at = NULL WHERE job_id = $1
+            """)
+        static let requestCancel = PreparedStatement("mediajob_request_cancel", """
+            INSERT INTO cancel_requests (job_id, requested_at) VALUES ($1, $2) ON CONFLICT (job_id) DO NOTHING
+            """)
+        static let isCancelRequested = PreparedStatement(
+            "mediajob_is_cancel_requested", "SELECT 1 AS asked FROM cancel_requests WHERE job_id = $1")
+        static let costHistory = PreparedStatement(
+            "mediajob_cost_history", "SELECT stage, seconds_per_work FROM cost_history WHERE kind = $1")
+        static let journal = PreparedStatement(
+            "mediajob_journal", "SELECT at, event, detail FROM journal WHERE job_id = $1 ORDER BY seq")
+        static let appendJournal = PreparedStatement(
+            "mediajob_append_journal", "INSERT INTO journal (job_id, at, event, detail) VALUES ($1, $2, $3, $4)")
+        static let learnCost = PreparedStatement("mediajob_learn_cost", """
+            INSERT INTO cost_history (kind, stage, seconds_per_work, updated_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (kind, stage) DO UPDATE SET seconds_per_work = excluded.seconds_per_work,
+                updated_at = excluded.updated_at
+            """)
+        static let nextQueueSequence = PreparedStatement(
+            "mediajob_next_queue_seq", "SELECT nextval('job_queue_seq') AS next")
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import JobEngine
+import Postgres
+import TaskContract
+
+/// A ``JobStore`` in PostgreSQL, shared by every process and machine that connects to the same
+/// database (DESIGN.md §10).
+///
+/// Opened from a libpq connection string (`postgresql://user@host/db?sslmode=require`, or
+/// `key=value` pairs), so `PGHOST`, `PGPASSFILE`, `~/.pgpass` and `sslmode` work as libpq documents.
+/// The first process to open a database that lacks the schema, or has an older one, migrates it
+/// under an advisory lock. Every statement takes parameters; each method is one short transaction,
+/// and none stays open while media is processed. No error, description or journal entry names the
+/// password.
+///
+/// One connection per store, used by one thread at a time; a connection the server or the network
+/// ended is remade once per call and the call's transaction run again.
+public final class PostgresJobStore: JobStore, @unchecked Sendable {
+    // `connection` is touched only while `lock` is held, which is what makes the class Sendable.
+    private let connection: Connection
+    private let lock = NSLock()
+
+    /// Connects and brings the schema up to date.
+    /// - Parameters:
+    ///   - connectionString: a libpq connection URL or `key=value` string.
+    ///   - settings: run-time settings for the session (`search_path` to keep the tables in a schema of
+    ///     their own, `statement_timeout`, …).
+    /// - Throws: `PostgresError` when no connection can be made (naming host, port, database and user,
+    ///   never the password) or a migration fails; `.unknownMigrations` when a newer program migrated
+    ///   the database.
+    public convenience init(_ connectionString: String, settings: [String: String] = [:]) throws {
+        try self.init(connectionString, settings: settings, migrations: PostgresSchema.migrations.count)
+    }
+
+    /// Connects and applies the first `migrations` migrations (fewer than all to make an older store in tests).
+    init(_ connectionString: String, settings: [String: String], migrations: Int) throws {
+        connection = try Connection(connectionString, idleInTransactionSessionTimeout: .seconds(30),
+                                    settings: ["application_name": "mediajob"].merging(settings) { $1 })
+        try PostgresSchema.runner(through: migrations).migrate(connection)
+    }
+
+    /// The names of the migrations the database has had, in the order they were applied.
+    public var appliedMigrations: [String] {
+        get throws {
+            try transaction { connection in
+                try connection.query("SELECT name FROM mediajob_schema_migrations ORDER BY applied_at, name")
+                    .map { try $0["name"] as String }
+            }
+        }
+    }
+
+    public func insert(_ job: JobRecord, chunks: [PlannedChunk]) throws -> JobRecord {
+        try transaction { connection in
+            var job = job
+            job.queueSequence = try Self.nextQueueSequence(connection)
+            try connection.query(
+                Statements.insertJob, job.id.rawValue, job.request.identifier.rawValue, job.kind,
+                try PostgresJobRow.encode(job.request), job.spec, job.workKey, job.destination, job.workspace,
+                job.overwrite, job.state.rawValue, job.failure?.rawValue, job.rejection?.rawValue, job.message,
+                try PostgresJobRow.encode(job.progress), job.queueSequence, job.createdAt.timeIntervalSince1970,
+                job.updatedAt.timeIntervalSince1970, job.ownerPID.map(Int.init))
+            for (index, chunk) in chunks.enumerated() {
+                try connection.query(Statements.insertChunk, job.id.rawValue, index, try PostgresJobRow.encode(chunk))
+            }
+            try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]),
+                            on: connection)
+            return job
+        }
+    }
+
+    public func job(_ id: JobID) throws -> JobRecord? {
+        try transaction { try $0.query(Statements.job, id.rawValue).map(PostgresJobRow.record).first }
+    }
+
+    public func jobs() throws -> [JobRecord] {
+        try transaction { try $0.query(Statements.jobs).map(PostgresJobRow.record) }
+    }
+
+    public func unfinishedJob(workKey: String) throws -> JobRecord? {
+        try transaction { try $0.query(Statements.unfinishedJob, workKey).map(PostgresJobRow.record).first }
+    }
+
+    public func chunks(of id: JobID) throws -> [ChunkRecord] {
+        try transaction { connection in
+            try connection.query(Statements.chunks, id.rawValue).map { row in
+                ChunkRecord(index: try row["idx"],
+                            plan: try PostgresJobRow.decode(PlannedChunk.self, row["plan"], column: "chunk plan",
+                                                            job: id.rawValue),
+                            isDone: try row["done"], costSeconds: try row["cost_s"], executor: try row["executor"])
+            }
+        }
+    }
+
+    public func checkpoint(_ checkpoint: Checkpoint) throws {
+        try transaction { connection in
+            let id = checkpoint.jobID.rawValue
+            // The job's row lock orders checkpoints of one job, so exactly one of them is the first.
+            guard try connection.query(Statements.lockJob, id).count == 1 else { throw PostgresStoreError.noSuchJob(checkpoint.jobID) }
+            let done: Int64 = try connection.query(Statements.countDone, id).first?["done"] ?? 0
+            let now = Date().timeIntervalSince1970
+            let marked = try connection.query(Statements.markDone, id, checkpoint.chunkIndex, checkpoint.costSeconds,
+                                              checkpoint.executor, now)
+            guard marked.rowsAffected == 1 else {
+                throw PostgresStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex)
+            }
+            try connection.query(Statements.setProgress, id, try PostgresJobRow.encode(checkpoint.progress), now)
+            try Self.learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)],
+                           kind: checkpoint.kind, on: connection)
+            if done == 0 { try Self.append(JournalEntry(jobID: checkpoint.jobID, event: .progressFirst), on: connection) }
+            try Self.append(JournalEntry(jobID: checkpoint.jobID, event: .checkpoint, detail: [
+                "chunk": String(checkpoint.chunkIndex),
+                "fraction": String(format: "%.4f", checkpoint.progress.fraction),
+            ]), on: connection)
+        }
+    }
+
+    public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
+        try transaction { connection in
+            let key = id.rawValue
+            let now = Date().timeIntervalSince1970
+            if change.state == .queued {
+                try connection.query(Statements.requeue, key, try Self.nextQueueSequence(connection))
+            }
+            let changed = try connection.query(
+                Statements.setState, key, change.state.rawValue, change.failure?.rawValue, change.rejection?.rawValue,
+                change.message, now, change.ownerPID.map(Int.init))
+            guard changed.rowsAffected == 1 else { throw PostgresStoreError.noSuchJob(id) }
+            if let progress = change.progress {
+                try connection.query(Statements.setProgress, key, try PostgresJobRow.encode(progress), now)
+                if change.state == .completed, let kind: String = try connection.query(Statements.kind, key).first?["kind"] {
+                    try Self.learn(progress.costs.estimates, kind: kind, on: connection)
+                }
+            }
+            if change.clearsCancel {
+                try connection.query(Statements.clearCancel, key)
+            }
+            if let event { try Self.append(event, on: connection) }
+        }
+    }
+
+    public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
+        try transaction { connection in
+            try connection.query(Statements.resetChunks, id.rawValue)
+            try connection.query(Statements.setProgress, id.rawValue, try PostgresJobRow.encode(progress),
+                                 Date().timeIntervalSince1970)
+        }
+    }
+
+    public func requestCancel(_ id: JobID) throws {
+        try transaction { try $0.query(Statements.requestCancel, id.rawValue, Date().timeIntervalSince1970) }
+    }
+
+    public func isCancelRequested(_ id: JobID) throws -> Bool {
+        try transaction { try !$0.query(Statements.isCancelRequested, id.rawValue).isEmpty }
+    }
+
+    public func costHistory(kind: String) throws -> [Stage: Double] {
+        try transaction { connection in
+            let pairs = try connection.query(Statements.costHistory, kind).map {
+                (Stage(rawValue: try $0["stage"]), try $0["seconds_per_work"] as Double)
+            }
+            return Dictionary(pairs) { _, last in last }
+        }
+    }
+
+    public func journal(of id: JobID) throws -> [JournalEntry] {
+        try transaction { connection in
+            try connection.query(Statements.journal, id.rawValue).map { row in
+                JournalEntry(jobID: id, at: Date(timeIntervalSince1970: try row["at"]),
+                             event: try PostgresJobRow.known(JournalEntry.Event.self, row["event"], column: "journal event",
+                                                             job: id.rawValue),
+                             detail: try PostgresJobRow.decode([String: String].self, Data((row["detail"] as String).utf8),
+                                                               column: "journal detail", job: id.rawValue))
+            }
+        }
+    }
+
+    public func append(_ entry: JournalEntry) throws {
+        try transaction { try Self.append(entry, on: $0) }
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `body` in one transaction on the store's connection, again when it lost a race
+    /// (serialization failure or deadlock, up to three tries), and once more on a remade
+    /// connection when the old one was lost.
+    private func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        var racesLost = 0
+        var reconnected = false
+        while true {
+            do {
+                return try connection.withTransaction { try body(connection) }
+            } catch let error as PostgresError where error.isRetryable && racesLost < 2 {
+                racesLost += 1
+            } catch let error as PostgresError where error.kind == .connectionLost && !reconnected {
+                reconnected = true
+                try connection.reset()
+            }
+        }
+    }
+
+    private static func append(_ entry: JournalEntry, on connection: Connection) throws {
+        try connection.query(Statements.appendJournal, entry.jobID.rawValue, entry.at.timeIntervalSince1970,
+                             entry.event.rawValue, String(decoding: try PostgresJobRow.encode(entry.detail), as: UTF8.self))
+    }
+
+    private static func learn(_ estimates: [Stage: Double], kind: String, on connection: Connection) throws {
+        for (stage, seconds) in estimates.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            try connection.query(Statements.learnCost, kind, stage.rawValue, seconds, Date().timeIntervalSince1970)
+        }
+    }
+
+    private static func nextQueueSequence(_ connection: Connection) throws -> Int64 {
+        try connection.query(Statements.nextQueueSequence).first?["next"] ?? 1
+    }
+}

@@ -1,0 +1,81 @@
+import Postgres
+
+/// The PostgreSQL store's schema: named migrations, applied in order under an advisory lock by the
+/// first process that opens a database lacking them (``MigrationRunner``).
+///
+/// Names are permanent: later versions keep these, unchanged, and add new ones after them.
+enum PostgresSchema {
+    /// Every migration so far, oldest first.
+    static let migrations: [Migration] = [
+        Migration("1-jobs-chunks-journal", [
+            """
+            CREATE TABLE jobs (
+                id text PRIMARY KEY,
+                identifier text NOT NULL,
+                kind text NOT NULL,
+                request bytea NOT NULL,
+                spec bytea NOT NULL,
+                work_key text NOT NULL,
+                destination text NOT NULL,
+                workspace text NOT NULL,
+                overwrite boolean NOT NULL,
+                state text NOT NULL,
+                failure text,
+                rejection text,
+                message text,
+                progress bytea NOT NULL,
+                queue_seq bigint NOT NULL,
+                created_at double precision NOT NULL,
+                updated_at double precision NOT NULL,
+                owner_pid integer
+            )
+            """,
+            "CREATE INDEX jobs_by_work_key ON jobs (work_key)",
+            "CREATE SEQUENCE job_queue_seq",
+            """
+            CREATE TABLE chunks (
+                job_id text NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+                idx integer NOT NULL,
+                plan bytea NOT NULL,
+                done boolean NOT NULL DEFAULT false,
+                cost_s double precision,
+                executor text,
+                done_at double precision,
+                PRIMARY KEY (job_id, idx)
+            )
+            """,
+            """
+            CREATE TABLE journal (
+                seq bigserial PRIMARY KEY,
+                job_id text NOT NULL,
+                at double precision NOT NULL,
+                event text NOT NULL,
+                detail text NOT NULL
+            )
+            """,
+            "CREATE INDEX journal_by_job ON journal (job_id, seq)",
+        ]),
+        Migration("2-costs-and-cancels", [
+            """
+            CREATE TABLE cost_history (
+                kind text NOT NULL,
+                stage text NOT NULL,
+                seconds_per_work double precision NOT NULL,
+                updated_at double precision NOT NULL,
+                PRIMARY KEY (kind, stage)
+            )
+            """,
+            """
+            CREATE TABLE cancel_requests (
+                job_id text PRIMARY KEY REFERENCES jobs (id) ON DELETE CASCADE,
+                requested_at double precision NOT NULL
+            )
+            """,
+        ]),
+    ]
+
+    /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).
+    static func runner(through count: Int = migrations.count) -> MigrationRunner {
+        MigrationRunner(Array(migrations.prefix(count)), table: "mediajob_schema_migrations")
+    }
+}

@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+import JobEngine
+import JobStoreConformance
+import Postgres
+@testable import PostgresJobStore
+import PostgresTestKit
+import Synchronization
+import Testing
+
+struct PostgresSchemaTests {
+    @Test func aNewStoreHasEveryMigration() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            #expect(try store.appliedMigrations == PostgresSchema.migrations.map(\.name))
+        }
+    }
+
+    @Test func aStoreMadeByAnOlderVersionMigratesWithItsJobIntact() throws {
+        try PostgresTestSchema.with { schema in
+            let original: JobRecord
+            do {
+                let old = try PostgresJobStore(schema.url, settings: ["search_path": schema.name], migrations: 1)
+                original = try old.insert(try makeJob(), chunks: makeChunks(3))
+                #expect(try old.appliedMigrations == ["1-jobs-chunks-journal"])
+                #expect(throws: PostgresError.self) { try old.requestCancel(original.id) }
+            }
+
+            let store = try schema.openStore()
+            #expect(try store.appliedMigrations == PostgresSchema.migrations.map(\.name))
+            let job = try #require(try store.job(original.id))
+            #expect(withDates(of: job, original) == job)
+            #expect(try store.chunks(of: original.id).map(\.plan) == makeChunks(3))
+            #expect(try store.journal(of: original.id).map(\.event) == [.submitted])
+            try store.requestCancel(original.id)
+            #expect(try store.isCancelRequested(original.id))
+        }
+    }
+
+    @Test func storesOpenedAtOnceApplyEachMigrationExactlyOnce() throws {
+        try PostgresTestSchema.with { schema in
+            let opened = Mutex(0)
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try schema.openStore()
+                    opened.withLock { $0 += 1 }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [])
+            #expect(opened.withLock { $0 } == 6)
+            let names = try schema.connect().query("SELECT name FROM mediajob_schema_migrations ORDER BY name")
+                .map { try $0["name"] as String }
+            #expect(names == PostgresSchema.migrations.map(\.name))
+        }
+    }
+
+    @Test func aDatabaseMigratedByANewerVersionIsRefused() throws {
+        try PostgresTestSchema.with { schema in
+            _ = try schema.openStore()
+            try schema.connect().query("INSERT INTO mediajob_schema_migrations (name) VALUES ($1)", "99-from-the-future")
+            let error = try #require(throws: PostgresError.self) { try schema.openStore() }
+            #expect(error.kind == .unknownMigrations)
+            #expect(error.detail.contains("99-from-the-future"))
+        }
+    }
+}
