@@ -23,3 +23,8 @@ static const uint32_t yuv420_words[] =
 #include "spirv/yuv420.spv.inc"
 ;
 SHADER(yuv420)
+
+static const uint32_t plane_words[] =
+#include "spirv/plane.spv.inc"
+;
+SHADER(plane)

@@ -38,16 +38,18 @@ final class BufferPool {
             throw VulkanError(.outOfMemory, operation: "render",
                               reason: "the pictures need \(needed >> 20) MiB of device memory, over the budget of \(budget >> 20) MiB")
         }
-        let grown = sizes.filter { role, size in (buffers[role]?.size ?? 0) < size }
-        let kept = buffers.filter { grown[$0.key] == nil }.values.map(\.size).reduce(0, +)
-        if kept + grown.values.reduce(0, +) > budget {
-            // Let go of what this render does not use before growing.
-            buffers = buffers.filter { sizes[$0.key] != nil && grown[$0.key] == nil }
+        var grown = sizes.filter { role, size in (buffers[role]?.size ?? 0) < size }
+        var held = buffers.filter { grown[$0.key] == nil }.values.map(\.size).reduce(0, +)
+        if held + grown.values.reduce(0, +) > budget {
+            // Let go of every buffer and make exactly what this render needs.
+            buffers = [:]
+            (grown, held) = (sizes, 0)
         }
+        // Round up so that slightly larger pictures later reuse the buffers, where the budget allows.
+        let rounds = held + grown.values.map { ($0 + 0xffff) & ~0xffff }.reduce(0, +) <= budget
         for (role, size) in grown {
             buffers[role] = nil
-            // Round up so that slightly larger pictures later reuse the buffer.
-            buffers[role] = try Buffer(device: device, size: (size + 0xffff) & ~0xffff, placement: role.placement)
+            buffers[role] = try Buffer(device: device, size: rounds ? (size + 0xffff) & ~0xffff : size, placement: role.placement)
         }
         return buffers.filter { sizes[$0.key] != nil }
     }

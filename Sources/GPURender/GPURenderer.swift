@@ -6,9 +6,24 @@ import Vulkan
 /// a staging buffer, runs the compute shaders (crop and turn, box shrink, Lanczos3, colour, and
 /// RGB → YUV 4:2:0 for video), and downloads the results through another.
 ///
+/// Pictures come packed (grey, RGB or RGBA) or as YUV 4:2:0 planes, which are cropped, turned
+/// and resized plane by plane as the CPU path's swscale does. A picture whose buffers would
+/// exceed the device's largest storage buffer or the memory budget renders in strips of rows
+/// (``render(_:pixels:into:)``), each reading the rows its filters overlap.
+///
 /// Pipelines are built once; buffers are kept and reused from batch to batch, within
 /// ``memoryBudget``. Safe to share: renders from several threads take turns.
 public final class GPURenderer: @unchecked Sendable {
+    /// How the pictures a render takes are laid out.
+    public enum Input: Sendable, Equatable {
+        /// `sourceWidth × channels` bytes a row, rows back to back.
+        case packed
+        /// YUV 4:2:0 planes back to back, each tightly packed: luma (`sourceWidth × sourceHeight`),
+        /// then blue- and red-difference chroma (half of each, rounded up). The recipe has one
+        /// channel and no colour steps; the output is ``RenderOutput/yuv420(_:)``.
+        case yuv420
+    }
+
     /// The device rendering.
     public let device: DeviceInfo
     /// The most device memory the renderer's buffers may hold, in bytes.
@@ -19,6 +34,7 @@ public final class GPURenderer: @unchecked Sendable {
     private let lanczos: ComputePipeline
     private let finish: ComputePipeline
     private let yuv420: ComputePipeline
+    private let plane: ComputePipeline
     private let pool: BufferPool
     private let lock = NSLock()
 
@@ -33,6 +49,7 @@ public final class GPURenderer: @unchecked Sendable {
         lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self, buffers: 3)
         finish = try Self.pipeline(vulkan, mj_shader_finish, FinishConstants.self)
         yuv420 = try Self.pipeline(vulkan, mj_shader_yuv420, YUVConstants.self)
+        plane = try Self.pipeline(vulkan, mj_shader_plane, PlaneConstants.self)
         pool = BufferPool(device: vulkan, budget: self.memoryBudget)
     }
 
@@ -47,8 +64,8 @@ public final class GPURenderer: @unchecked Sendable {
 
     /// How many pictures of `recipe` fit in one batch within the memory budget and the device's
     /// largest storage buffer, at most `limit`.
-    public func batchCapacity(for recipe: RenderRecipe, output: RenderOutput, limit: Int) -> Int {
-        let perPicture = Self.sizes(recipe, output: output, count: 1)
+    public func batchCapacity(for recipe: RenderRecipe, input: Input = .packed, output: RenderOutput, limit: Int) -> Int {
+        let perPicture = Self.sizes(Self.passes(recipe, input: input), input: input, output: output, count: 1)
         let byBudget = memoryBudget / max(1, perPicture.values.reduce(0, +))
         let byBuffer = Int(device.maxStorageBufferRange) / max(1, perPicture.values.max() ?? 1)
         return max(0, min(limit, byBudget, byBuffer))
@@ -56,20 +73,83 @@ public final class GPURenderer: @unchecked Sendable {
 
     /// Renders `count` pictures by `recipe`.
     /// - Parameters:
-    ///   - fill: writes picture `i`'s pixels (`sourceWidth × channels` bytes a row, rows
-    ///     back to back) at the pointer given.
+    ///   - input: how `fill` lays the pictures out.
+    ///   - fill: writes picture `i`'s pixels, laid out as `input` says, at the pointer given.
     ///   - read: receives picture `i`'s result: RGBA rows, or planes as ``YUVLayout`` says.
     ///     Valid only during the call.
     /// - Throws: ``VulkanError`` (`outOfMemory` when the batch exceeds the budget or a buffer
     ///   the device's largest storage buffer), or what `fill` and `read` throw.
-    public func render(_ recipe: RenderRecipe, count: Int, output: RenderOutput,
+    public func render(_ recipe: RenderRecipe, count: Int, input: Input = .packed, output: RenderOutput,
                        fill: (Int, UnsafeMutableRawPointer) throws -> Void,
                        read: (Int, UnsafeRawPointer) throws -> Void) throws {
-        if let problem = recipe.problem {
+        if let problem = recipe.problem(input: input, output: output) {
             throw VulkanError(.callFailed, operation: "render", reason: problem)
         }
+        try render(Self.passes(recipe, input: input), count: count, input: input, output: output, fill: fill, read: read)
+    }
+
+    /// Renders one packed picture to RGBA rows (`width × 4` bytes each) at `rgba`; in strips of
+    /// rows when it does not fit the device's largest storage buffer or the budget in one go.
+    /// - Parameter pixels: the picture, laid out as ``Input/packed`` says.
+    /// - Throws: ``VulkanError`` (`outOfMemory` when not even a strip of one row fits).
+    public func render(_ recipe: RenderRecipe, pixels: UnsafeRawBufferPointer, into rgba: UnsafeMutableRawBufferPointer) throws {
+        if let problem = recipe.problem(input: .packed, output: .rgba) {
+            throw VulkanError(.callFailed, operation: "render", reason: problem)
+        }
+        precondition(pixels.count >= recipe.sourceWidth * recipe.sourceHeight * recipe.channels
+            && rgba.count >= recipe.width * recipe.height * 4)
+        let whole = RenderPass(recipe)
+        let rowBytes = recipe.width * 4
+        for rows in try strips(of: whole) {
+            let (pass, part) = rows.count == recipe.height ? (whole, RenderRecipe.Rect(x: 0, y: 0, width: recipe.sourceWidth, height: recipe.sourceHeight)) : whole.strip(rows)
+            let partRowBytes = part.width * recipe.channels
+            try render([pass], count: 1, input: .packed, output: .rgba, fill: { _, upload in
+                for row in 0..<part.height {
+                    let offset = ((part.y + row) * recipe.sourceWidth + part.x) * recipe.channels
+                    (upload + row * partRowBytes).copyMemory(from: pixels.baseAddress! + offset, byteCount: partRowBytes)
+                }
+            }, read: { _, result in
+                (rgba.baseAddress! + rows.lowerBound * rowBytes).copyMemory(from: result, byteCount: rows.count * rowBytes)
+            })
+        }
+    }
+
+    /// The strips of output rows `pass` renders in: all rows at once when they fit, else the
+    /// fewest equal strips (halving) that each fit.
+    private func strips(of pass: RenderPass) throws -> [Range<Int>] {
+        let height = pass.height
+        var strips = 1
+        while true {
+            let rows = (height + strips - 1) / strips
+            let ranges = stride(from: 0, to: height, by: rows).map { $0..<min(height, $0 + rows) }
+            let fit = ranges.allSatisfy { range in
+                let sizes = Self.sizes([range.count == height ? pass : pass.strip(range).pass], input: .packed, output: .rgba, count: 1)
+                return sizes.values.reduce(0, +) <= memoryBudget && sizes.values.allSatisfy { $0 <= Int(device.maxStorageBufferRange) }
+            }
+            if fit { return ranges }
+            guard rows > 1 else {
+                throw VulkanError(.outOfMemory, operation: "render",
+                                  reason: "not even one row of the \(pass.recipe.sourceWidth)×\(pass.recipe.sourceHeight) picture fits "
+                                      + "the device's largest storage buffer (\(device.maxStorageBufferRange >> 20) MiB) "
+                                      + "and the budget of \(memoryBudget >> 20) MiB")
+            }
+            strips = min(height, strips * 2)
+        }
+    }
+
+    /// The passes a render of `recipe` runs: the whole picture, or luma then chroma.
+    static func passes(_ recipe: RenderRecipe, input: Input) -> [RenderPass] {
+        switch input {
+        case .packed: [RenderPass(recipe)]
+        case .yuv420: [RenderPass(recipe), RenderPass(recipe.chroma)]
+        }
+    }
+
+    private func render(_ passes: [RenderPass], count: Int, input: Input, output: RenderOutput,
+                        fill: (Int, UnsafeMutableRawPointer) throws -> Void,
+                        read: (Int, UnsafeRawPointer) throws -> Void) throws {
         guard count > 0 else { return }
-        let sizes = Self.sizes(recipe, output: output, count: count)
+        let sizes = Self.sizes(passes, input: input, output: output, count: count)
         if let largest = sizes.values.max(), largest > Int(device.maxStorageBufferRange) {
             throw VulkanError(.outOfMemory, operation: "render",
                               reason: "the pictures need a \(largest >> 20) MiB buffer, over the device's limit of "
@@ -77,48 +157,31 @@ public final class GPURenderer: @unchecked Sendable {
         }
         try lock.withLock {
             let buffers = try pool.buffers(sizes)
-            let sourceBytes = recipe.sourceWidth * recipe.sourceHeight * recipe.channels
+            let pictureBytes = Self.uploadBytes(passes, input: input)
             let upload = buffers[.upload]!.contents!
-            for index in 0..<count { try fill(index, upload + index * sourceBytes) }
-            let resultBytes = output.matrix == nil ? recipe.width * recipe.height * 4
-                : YUVLayout(width: recipe.width, height: recipe.height).pictureBytes
+            for index in 0..<count { try fill(index, upload + index * pictureBytes) }
+            let resultBytes = output.matrix == nil ? passes[0].width * passes[0].height * 4
+                : YUVLayout(width: passes[0].width, height: passes[0].height).pictureBytes
             try recorder.submit { recording in
-                try record(recipe, count: count, output: output, buffers: buffers, into: &recording)
+                switch input {
+                case .packed: try record(passes[0], count: count, output: output, buffers: buffers, into: &recording)
+                case .yuv420: try recordPlanes(luma: passes[0], chroma: passes[1], count: count, buffers: buffers, into: &recording)
+                }
             }
             let download = UnsafeRawPointer(buffers[.download]!.contents!)
             for index in 0..<count { try read(index, download + index * resultBytes) }
         }
     }
 
-    private func record(_ recipe: RenderRecipe, count: Int, output: RenderOutput, buffers: [BufferPool.Role: Buffer],
+    /// Packed pictures: upload, transform and resize, colour, then RGBA or YUV out.
+    private func record(_ pass: RenderPass, count: Int, output: RenderOutput, buffers: [BufferPool.Role: Buffer],
                         into recording: inout Recording) throws {
-        let sourceBytes = recipe.sourceWidth * recipe.sourceHeight * recipe.channels
-        recording.copy(buffers[.upload]!, to: buffers[.source]!, size: ((count * sourceBytes) + 3) & ~3)
-        let premultiply = recipe.channels == 4 && recipe.resizes
-        let (shrink, shrunk) = (recipe.shrink, (width: recipe.shrunkWidth, height: recipe.shrunkHeight))
-        try recording.dispatch(transform, buffers: [buffers[.source]!, buffers[.work]!], constants: TransformConstants(
-            sourceWidth: Int32(recipe.sourceWidth), sourceHeight: Int32(recipe.sourceHeight), channels: Int32(recipe.channels),
-            cropX: Int32(recipe.crop.x), cropY: Int32(recipe.crop.y), cropWidth: Int32(recipe.crop.width),
-            cropHeight: Int32(recipe.crop.height), turns: Int32(recipe.quarterTurns), shrinkX: Int32(shrink.x),
-            shrinkY: Int32(shrink.y), width: Int32(shrunk.width), height: Int32(shrunk.height),
-            premultiply: premultiply ? 1 : 0, frames: Int32(count)), groups: groups(shrunk.width, shrunk.height, count))
-        if recipe.resizes {
-            let (horizontal, vertical) = Self.tables(recipe)
-            for (table, role) in [(horizontal, BufferPool.Role.horizontalWeights), (vertical, .verticalWeights)] {
-                table.values.withUnsafeBytes { buffers[role]!.contents!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            }
-            try recording.dispatch(lanczos, buffers: [buffers[.work]!, buffers[.horizontal]!, buffers[.horizontalWeights]!],
-                                   constants: LanczosConstants(
-                sourceWidth: Int32(shrunk.width), sourceHeight: Int32(shrunk.height), width: Int32(recipe.width),
-                height: Int32(shrunk.height), vertical: 0, taps: Int32(horizontal.taps), frames: Int32(count)),
-                groups: groups(recipe.width, shrunk.height, count))
-            try recording.dispatch(lanczos, buffers: [buffers[.horizontal]!, buffers[.work]!, buffers[.verticalWeights]!],
-                                   constants: LanczosConstants(
-                sourceWidth: Int32(recipe.width), sourceHeight: Int32(shrunk.height), width: Int32(recipe.width),
-                height: Int32(recipe.height), vertical: 1, taps: Int32(vertical.taps), frames: Int32(count)),
-                groups: groups(recipe.width, recipe.height, count))
-        }
-        let pixels = count * recipe.width * recipe.height
+        recording.copy(buffers[.upload]!, to: buffers[.source]!, size: (count * pass.sourceBytes + 3) & ~3)
+        let recipe = pass.recipe
+        let premultiply = recipe.channels == 4 && pass.tables != nil
+        try recordResize(pass, count: count, sourceOffset: 0, tableOffsets: (0, 0), premultiply: premultiply,
+                         buffers: buffers, into: &recording)
+        let pixels = count * pass.width * pass.height
         try recording.dispatch(finish, buffers: [buffers[.work]!, buffers[.packed]!], constants: FinishConstants(
             count: Int32(pixels), unpremultiply: premultiply ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
             gain: Float(pow(2, recipe.exposure) * recipe.contrast), offset: Float(128 * (1 - recipe.contrast)),
@@ -127,14 +190,14 @@ public final class GPURenderer: @unchecked Sendable {
             recording.copy(buffers[.packed]!, to: buffers[.download]!, size: pixels * 4)
             return
         }
-        let layout = YUVLayout(width: recipe.width, height: recipe.height)
+        let layout = YUVLayout(width: pass.width, height: pass.height)
         let rows = matrix.rows
         let (luma, blue, red) = (SIMD3<Float>(rows.luma), SIMD3<Float>(rows.blue), SIMD3<Float>(rows.red))
         for chroma in [0, 1] {
             let words = (chroma == 0 ? layout.lumaStride : layout.chromaStride) / 4
             let planeRows = chroma == 0 ? layout.height : layout.chromaHeight
             try recording.dispatch(yuv420, buffers: [buffers[.packed]!, buffers[.planes]!], constants: YUVConstants(
-                width: Int32(recipe.width), height: Int32(recipe.height), lumaStride: Int32(layout.lumaStride),
+                width: Int32(pass.width), height: Int32(pass.height), lumaStride: Int32(layout.lumaStride),
                 chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma), frames: Int32(count),
                 lumaR: luma.x, lumaG: luma.y, lumaB: luma.z, lumaOffset: Float(rows.lumaOffset),
                 blueR: blue.x, blueG: blue.y, blueB: blue.z, redR: red.x, redG: red.y, redB: red.z),
@@ -143,18 +206,70 @@ public final class GPURenderer: @unchecked Sendable {
         recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
 
-    /// The weight tables of the horizontal and vertical passes, for the reduction left after the
-    /// box shrink.
-    static func tables(_ recipe: RenderRecipe) -> (horizontal: LanczosTable, vertical: LanczosTable) {
-        let (horizontal, vertical) = scales(recipe)
-        return (LanczosTable(count: recipe.width, scale: horizontal), LanczosTable(count: recipe.height, scale: vertical))
+    /// YUV 4:2:0 pictures: each plane gathered from the uploaded pictures, transformed, resized
+    /// and written into its place in the output planes.
+    private func recordPlanes(luma: RenderPass, chroma: RenderPass, count: Int, buffers: [BufferPool.Role: Buffer],
+                              into recording: inout Recording) throws {
+        let layout = YUVLayout(width: luma.width, height: luma.height)
+        let lumaTables = luma.tables.map { ($0.horizontal.values.count, $0.vertical.values.count) } ?? (0, 0)
+        let planes: [(pass: RenderPass, output: Int, stride: Int, tableOffsets: (Int, Int))] = [
+            (luma, layout.lumaOffset, layout.lumaStride, (0, 0)),
+            (chroma, layout.blueOffset, layout.chromaStride, lumaTables),
+            (chroma, layout.redOffset, layout.chromaStride, lumaTables),
+        ]
+        let pictureBytes = Self.uploadBytes([luma, chroma], input: .yuv420)
+        var sourceOffset = 0, planeStart = 0
+        for plane in planes {
+            let bytes = plane.pass.sourceBytes
+            for index in 0..<count {
+                recording.copy(buffers[.upload]!, to: buffers[.source]!, size: bytes, sourceOffset: index * pictureBytes + planeStart,
+                               destinationOffset: sourceOffset + index * bytes)
+            }
+            try recordResize(plane.pass, count: count, sourceOffset: sourceOffset, tableOffsets: plane.tableOffsets,
+                             premultiply: false, buffers: buffers, into: &recording)
+            try recording.dispatch(self.plane, buffers: [buffers[.work]!, buffers[.planes]!], constants: PlaneConstants(
+                width: Int32(plane.pass.width), height: Int32(plane.pass.height), stride: Int32(plane.stride),
+                frameWords: Int32(layout.pictureBytes / 4), planeWord: Int32(plane.output / 4), frames: Int32(count)),
+                groups: groups(plane.stride / 4, plane.pass.height, count))
+            sourceOffset += (count * bytes + 3) & ~3
+            planeStart += bytes
+        }
+        recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
 
-    /// The reductions left to the Lanczos passes after the box shrink.
-    static func scales(_ recipe: RenderRecipe) -> (horizontal: Double, vertical: Double) {
-        let shrink = recipe.shrink
-        return (Double(recipe.turnedWidth) / Double(shrink.x * recipe.width),
-                Double(recipe.turnedHeight) / Double(shrink.y * recipe.height))
+    /// Transform (crop, turn, box shrink) from the source buffer at byte `sourceOffset` into
+    /// `work`, then the two Lanczos passes back into `work` when the size changes, with their
+    /// tables written `tableOffsets` floats into the weight buffers.
+    private func recordResize(_ pass: RenderPass, count: Int, sourceOffset: Int, tableOffsets: (Int, Int), premultiply: Bool,
+                              buffers: [BufferPool.Role: Buffer], into recording: inout Recording) throws {
+        let recipe = pass.recipe
+        try recording.dispatch(transform, buffers: [buffers[.source]!, buffers[.work]!], constants: TransformConstants(
+            sourceWidth: Int32(recipe.sourceWidth), sourceHeight: Int32(recipe.sourceHeight), channels: Int32(recipe.channels),
+            cropX: Int32(recipe.crop.x), cropY: Int32(recipe.crop.y), cropWidth: Int32(recipe.crop.width),
+            cropHeight: Int32(recipe.crop.height), turns: Int32(recipe.quarterTurns), shrinkX: Int32(pass.shrink.x),
+            shrinkY: Int32(pass.shrink.y), width: Int32(pass.shrunkWidth), height: Int32(pass.shrunkHeight),
+            premultiply: premultiply ? 1 : 0, frames: Int32(count), sourceOffset: UInt32(sourceOffset)),
+            groups: groups(pass.shrunkWidth, pass.shrunkHeight, count))
+        guard let (horizontal, vertical) = pass.tables else { return }
+        write(horizontal, to: buffers[.horizontalWeights]!, at: tableOffsets.0)
+        write(vertical, to: buffers[.verticalWeights]!, at: tableOffsets.1)
+        try recording.dispatch(lanczos, buffers: [buffers[.work]!, buffers[.horizontal]!, buffers[.horizontalWeights]!],
+                               constants: LanczosConstants(
+            sourceWidth: Int32(pass.shrunkWidth), sourceHeight: Int32(pass.shrunkHeight), width: Int32(pass.width),
+            height: Int32(pass.shrunkHeight), vertical: 0, taps: Int32(horizontal.taps), frames: Int32(count),
+            tableOffset: Int32(tableOffsets.0)),
+            groups: groups(pass.width, pass.shrunkHeight, count))
+        try recording.dispatch(lanczos, buffers: [buffers[.horizontal]!, buffers[.work]!, buffers[.verticalWeights]!],
+                               constants: LanczosConstants(
+            sourceWidth: Int32(pass.width), sourceHeight: Int32(pass.shrunkHeight), width: Int32(pass.width),
+            height: Int32(pass.height), vertical: 1, taps: Int32(vertical.taps), frames: Int32(count),
+            tableOffset: Int32(tableOffsets.1)),
+            groups: groups(pass.width, pass.height, count))
+    }
+
+    /// Copies a weight table into a staging buffer, `offset` floats in.
+    private func write(_ table: LanczosTable, to buffer: Buffer, at offset: Int) {
+        table.values.withUnsafeBytes { buffer.contents!.advanced(by: offset * 4).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
     }
 
     /// Workgroups of 16 × 16 over `width × height` pictures. The shaders loop over the pictures
@@ -170,25 +285,34 @@ public final class GPURenderer: @unchecked Sendable {
         max(1, min(device.type.isHardware ? 65_535 : 16, (elements + 255) / 256))
     }
 
-    /// The bytes each buffer needs for `count` pictures.
-    static func sizes(_ recipe: RenderRecipe, output: RenderOutput, count: Int) -> [BufferPool.Role: Int] {
-        let source = (count * recipe.sourceWidth * recipe.sourceHeight * recipe.channels + 3) & ~3
-        let shrunk = count * recipe.shrunkWidth * recipe.shrunkHeight * 16
-        let packed = count * recipe.width * recipe.height * 4
-        var sizes: [BufferPool.Role: Int] = [.upload: source, .source: source, .work: max(shrunk, count * recipe.width * recipe.height * 16),
-                                              .packed: packed]
-        if recipe.resizes {
-            sizes[.horizontal] = count * recipe.width * recipe.shrunkHeight * 16
-            let (horizontal, vertical) = scales(recipe)
-            sizes[.horizontalWeights] = LanczosTable.byteCount(count: recipe.width, scale: horizontal)
-            sizes[.verticalWeights] = LanczosTable.byteCount(count: recipe.height, scale: vertical)
+    /// The bytes one uploaded picture takes.
+    private static func uploadBytes(_ passes: [RenderPass], input: Input) -> Int {
+        switch input {
+        case .packed: passes[0].sourceBytes
+        case .yuv420: passes[0].sourceBytes + 2 * passes[1].sourceBytes
+        }
+    }
+
+    /// The bytes each buffer needs for `count` pictures rendered by `passes`.
+    static func sizes(_ passes: [RenderPass], input: Input, output: RenderOutput, count: Int) -> [BufferPool.Role: Int] {
+        let main = passes[0]
+        let planes = input == .packed ? [main] : [main, passes[1], passes[1]]
+        let source = planes.map { (count * $0.sourceBytes + 3) & ~3 }.reduce(0, +)
+        let work = passes.map { count * max($0.shrunkWidth * $0.shrunkHeight, $0.width * $0.height) * 16 }.max()!
+        var sizes: [BufferPool.Role: Int] = [.upload: source, .source: source, .work: work]
+        if input == .packed { sizes[.packed] = count * main.width * main.height * 4 }
+        let resized = passes.filter { $0.tables != nil }
+        if !resized.isEmpty {
+            sizes[.horizontal] = resized.map { count * $0.width * $0.shrunkHeight * 16 }.max()!
+            sizes[.horizontalWeights] = resized.map { $0.tables!.horizontal.byteCount }.reduce(0, +)
+            sizes[.verticalWeights] = resized.map { $0.tables!.vertical.byteCount }.reduce(0, +)
         }
         if output.matrix != nil {
-            let planes = count * YUVLayout(width: recipe.width, height: recipe.height).pictureBytes
+            let planes = count * YUVLayout(width: main.width, height: main.height).pictureBytes
             sizes[.planes] = planes
             sizes[.download] = planes
         } else {
-            sizes[.download] = packed
+            sizes[.download] = count * main.width * main.height * 4
         }
         return sizes
     }

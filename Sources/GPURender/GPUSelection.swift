@@ -77,13 +77,13 @@ public final class GPUSelection: @unchecked Sendable {
         var renderer: GPURenderer?
         for index in order {
             let info = physicalDevices[index].info
-            if renderer != nil {
-                report.devices[index].reason = "another device was selected"
-            } else if info.computeQueueFamilies.isEmpty {
+            if info.computeQueueFamilies.isEmpty {
                 report.devices[index].reason = "it has no compute queue"
             } else if !info.type.isHardware && !allowSoftware {
                 report.devices[index].reason = "it is a software device that runs on the CPU, slower than the CPU path; "
                     + "set MEDIAJOB_VULKAN_ALLOW_SOFTWARE=1 to use it anyway"
+            } else if renderer != nil {
+                report.devices[index].reason = "another device was selected"
             } else {
                 do {
                     let candidate = try GPURenderer(physicalDevices[index])

@@ -14,6 +14,11 @@ struct LanczosTable {
     /// `count` rows of `taps + 1` floats.
     let values: [Float]
 
+    private init(taps: Int, values: [Float]) {
+        self.taps = taps
+        self.values = values
+    }
+
     init(count: Int, scale: Double) {
         let stretch = max(scale, 1)
         let taps = Self.taps(scale: scale)
@@ -30,6 +35,19 @@ struct LanczosTable {
         self.taps = taps
         self.values = values
     }
+
+    /// The first source sample output sample `output` reads.
+    func first(_ output: Int) -> Int { Int(values[output * (taps + 1)]) }
+
+    /// The table of output samples `outputs` alone, their first source samples moved by `shift`.
+    func rows(_ outputs: Range<Int>, shiftedBy shift: Int) -> LanczosTable {
+        var values = Array(values[outputs.lowerBound * (taps + 1)..<outputs.upperBound * (taps + 1)])
+        for row in 0..<outputs.count { values[row * (taps + 1)] += Float(shift) }
+        return LanczosTable(taps: taps, values: values)
+    }
+
+    /// Its size in bytes.
+    var byteCount: Int { values.count * MemoryLayout<Float>.size }
 
     /// The Lanczos kernel with three lobes.
     static func lanczos3(_ x: Double) -> Double {

@@ -22,7 +22,8 @@ public struct RenderRecipe: Sendable, Equatable, Codable {
 
     /// The pictures' size as uploaded.
     public var sourceWidth: Int, sourceHeight: Int
-    /// Bytes per uploaded pixel: 3 (RGB) or 4 (RGBA, alpha premultiplied while resizing).
+    /// Bytes per uploaded pixel: 1 (grey, or one plane of YUV pictures), 3 (RGB) or 4 (RGBA,
+    /// alpha premultiplied while resizing).
     public var channels: Int
     /// The part of the source kept.
     public var crop: Rect
@@ -72,10 +73,26 @@ public struct RenderRecipe: Sendable, Equatable, Codable {
     var shrunkWidth: Int { (turnedWidth + shrink.x - 1) / shrink.x }
     var shrunkHeight: Int { (turnedHeight + shrink.y - 1) / shrink.y }
 
-    /// Why the recipe cannot be rendered, or `nil`.
-    var problem: String? {
+    /// The recipe of the chroma planes of YUV 4:2:0 pictures whose luma this recipe describes:
+    /// every size halved and rounded up, the crop's corner halved and rounded down (as FFmpeg
+    /// crops 4:2:0 frames), no colour steps.
+    var chroma: RenderRecipe {
+        let half = { (value: Int) in (value + 1) / 2 }
+        return RenderRecipe(sourceWidth: half(sourceWidth), sourceHeight: half(sourceHeight), channels: 1,
+                            crop: Rect(x: crop.x / 2, y: crop.y / 2, width: half(crop.width), height: half(crop.height)),
+                            quarterTurns: quarterTurns, width: half(width), height: half(height))
+    }
+
+    /// Why the recipe cannot be rendered from `input` to `output`, or `nil`.
+    func problem(input: GPURenderer.Input, output: RenderOutput) -> String? {
         if sourceWidth < 1 || sourceHeight < 1 { return "the picture is empty" }
-        if channels != 3 && channels != 4 { return "pictures must have 3 or 4 channels, not \(channels)" }
+        switch input {
+        case .packed where ![1, 3, 4].contains(channels):
+            return "pictures must have 1, 3 or 4 channels, not \(channels)"
+        case .yuv420 where channels != 1 || adjustsColour || output.matrix == nil:
+            return "YUV 4:2:0 pictures render plane by plane, one channel each, to YUV 4:2:0 and without colour steps"
+        default: break
+        }
         if crop.x < 0 || crop.y < 0 || crop.width < 1 || crop.height < 1
             || crop.x + crop.width > sourceWidth || crop.y + crop.height > sourceHeight {
             return "the crop \(crop.width)×\(crop.height) at (\(crop.x), \(crop.y)) is not inside the \(sourceWidth)×\(sourceHeight) picture"

@@ -8,6 +8,7 @@ struct TransformConstants {
     var width: Int32, height: Int32
     var premultiply: Int32
     var frames: Int32
+    var sourceOffset: UInt32
 }
 
 struct LanczosConstants {
@@ -16,6 +17,7 @@ struct LanczosConstants {
     var vertical: Int32
     var taps: Int32
     var frames: Int32
+    var tableOffset: Int32
 }
 
 struct FinishConstants {
@@ -33,4 +35,11 @@ struct YUVConstants {
     var lumaR: Float, lumaG: Float, lumaB: Float, lumaOffset: Float
     var blueR: Float, blueG: Float, blueB: Float
     var redR: Float, redG: Float, redB: Float
+}
+
+struct PlaneConstants {
+    var width: Int32, height: Int32
+    var stride: Int32
+    var frameWords: Int32, planeWord: Int32
+    var frames: Int32
 }

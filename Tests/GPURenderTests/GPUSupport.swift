@@ -2,14 +2,25 @@ import Foundation
 import GPURender
 @testable import MediaJobs
 import Vips
+import Vulkan
 import XCTest
 
-/// The software Vulkan device (lavapipe), allowed for tests, shared by every GPU test.
+/// The device GPU tests render on, shared by all of them: the device probing selects with
+/// software devices allowed, so a GPU where the machine has one, else lavapipe.
 enum GPUSupport {
     static let selection = GPUSelection.probe(environment: ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"])
 
     static func renderer() throws -> GPURenderer {
         try XCTUnwrap(selection.renderer, "no Vulkan device could render: \(selection.report.reason)")
+    }
+
+    /// Another renderer on the selected device, with its own memory budget (bytes).
+    static func renderer(memoryBudget: Int) throws -> GPURenderer {
+        let selected = try XCTUnwrap(selection.report.selected.map { selection.report.devices[$0].info },
+                                     "no Vulkan device could render: \(selection.report.reason)")
+        let device = try XCTUnwrap(try Instance(loader: VulkanLoader()).physicalDevices().first { $0.info == selected },
+                                   "\(selected.name) is no longer offered")
+        return try GPURenderer(device, memoryBudget: memoryBudget)
     }
 
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -5,10 +5,7 @@ import XCTest
 /// The renderer keeps its buffers within its memory budget and says so when work would not fit.
 final class MemoryBudgetTests: XCTestCase {
     func testWorkOverTheBudgetIsRefusedAndBatchesShrinkToFit() throws {
-        let selection = GPUSupport.selection
-        let loader = try VulkanLoader()
-        let device = try XCTUnwrap(try Instance(loader: loader).physicalDevices().first { $0.info.name == selection.report.devices.first?.info.name })
-        let renderer = try GPURenderer(device, memoryBudget: 8 << 20)
+        let renderer = try GPUSupport.renderer(memoryBudget: 8 << 20)
         let frame = RenderRecipe(sourceWidth: 320, sourceHeight: 240, channels: 3, width: 160, height: 120)
         let batch = renderer.batchCapacity(for: frame, output: .yuv420(.bt601), limit: 64)
         XCTAssertGreaterThan(batch, 0)

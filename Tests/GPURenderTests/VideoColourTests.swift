@@ -8,9 +8,9 @@ import Testing
 /// as on the CPU path: bars of known colours (BT.601, BT.709, untagged, full-range BT.709, made
 /// by the `ffmpeg` tool) come out showing the source's colours, edited by the 8-bit definition
 /// worked out by hand, and tagged as the source is. Output is lossless, so what is left is the
-/// 8-bit round trip YUV → RGB → YUV (measured on lavapipe: 1 level with a colour edit, 3 with a
-/// crop alone, where saturated colours clip in RGB); a GPU may round a YUV step the other way
-/// (a chroma step is up to 1.9 levels of red or blue), hence 4.
+/// 8-bit round trip YUV → RGB → YUV of a colour edit (measured on lavapipe: 1 level; a crop
+/// alone stays in YUV and gives the decoded values back, 0 levels); a GPU may round a YUV step the
+/// other way (a chroma step is up to 1.9 levels of red or blue), hence 4.
 @Suite struct GPUVideoColourTests {
     static let lossless = VideoEncoding(codec: "libx264", crf: 0, preset: "ultrafast", threads: 1)
 

@@ -2,7 +2,8 @@
 // One axis of a resize by a table of filter weights (see LanczosTable.swift: Lanczos3, centres
 // aligned, the kernel stretched when reducing, weights normalised). For output sample o the
 // table holds the first source sample it reads, then `taps` weights; samples past an edge
-// repeat the edge. Floating-point RGBA in and out; a grid-stride loop over all output samples.
+// repeat the edge. The table starts at float `tableOffset` of its buffer (several tables share
+// one). Floating-point RGBA in and out; a grid-stride loop over all output samples.
 layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = 0) readonly buffer Source { vec4 source[]; };
@@ -15,6 +16,7 @@ layout(push_constant) uniform Constants {
     int vertical;
     int taps;
     int frames;
+    int tableOffset;
 } p;
 
 vec4 filtered(int frame, ivec2 o);
@@ -34,7 +36,7 @@ void main() {
 vec4 filtered(int frame, ivec2 o) {
     int along = p.vertical != 0 ? o.y : o.x;
     int count = p.vertical != 0 ? p.sourceHeight : p.sourceWidth;
-    int entry = along * (p.taps + 1);
+    int entry = p.tableOffset + along * (p.taps + 1);
     int first = int(table[entry]);
     uint base = uint(frame) * uint(p.sourceWidth * p.sourceHeight);
     vec4 sum = vec4(0.0);

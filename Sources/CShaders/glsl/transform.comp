@@ -1,7 +1,8 @@
 #version 450
-// Crop, quarter turns and an optional whole-factor box shrink, exactly: 8-bit RGB or RGBA
-// pictures in (tightly packed, one after another), floating-point RGBA out (alpha-premultiplied
-// on request, as the Lanczos resize needs).
+// Crop, quarter turns and an optional whole-factor box shrink, exactly: 8-bit grey (one plane
+// of a YUV picture), RGB or RGBA pictures in (tightly packed, one after another from byte
+// `sourceOffset`), floating-point RGBA out (grey in every colour channel; alpha-premultiplied on
+// request, as the Lanczos resize needs).
 // Each invocation walks the output pixels of all pictures in a grid-stride loop (no division),
 // so a dispatch needs few workgroups (software devices pay for each one). Turns are clockwise: turned (x, y) comes from the crop's (y, h-1-x) for one turn.
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -17,6 +18,7 @@ layout(push_constant) uniform Constants {
     int width, height;
     int premultiply;
     int frames;
+    uint sourceOffset;
 } p;
 
 vec4 transformed(int frame, ivec2 o);
@@ -26,7 +28,11 @@ float byteAt(uint offset) {
 }
 
 vec4 pixelAt(uint index) {
-    uint offset = index * uint(p.channels);
+    uint offset = p.sourceOffset + index * uint(p.channels);
+    if (p.channels == 1) {
+        float grey = byteAt(offset);
+        return vec4(grey, grey, grey, 255.0);
+    }
     return vec4(byteAt(offset), byteAt(offset + 1u), byteAt(offset + 2u), p.channels == 4 ? byteAt(offset + 3u) : 255.0);
 }
 

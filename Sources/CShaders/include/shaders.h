@@ -18,5 +18,7 @@ extern const MJShader mj_shader_lanczos;
 extern const MJShader mj_shader_finish;
 /// RGBA8 to planar YUV 4:2:0 (glsl/yuv420.comp).
 extern const MJShader mj_shader_yuv420;
+/// One resized plane back to 8 bits, into its place in YUV 4:2:0 pictures (glsl/plane.comp).
+extern const MJShader mj_shader_plane;
 
 #endif

@@ -16,20 +16,15 @@ final class Scaler {
     /// - Parameters:
     ///   - colour: the matrix and range of the YUV side (both sides when both are YUV: a
     ///     conversion between YUV formats keeps the matrix and the range).
-    ///   - replicatingChroma: for a format change alone from 4:2:0: give every pixel of a
-    ///     2 × 2 block its block's chroma sample instead of interpolating, so that averaging the
-    ///     block again (as the GPU path's RGB → YUV 4:2:0 does) gives back the same sample.
     init(
         from source: (width: Int32, height: Int32, format: AVPixelFormat),
-        to target: (width: Int32, height: Int32, format: AVPixelFormat), colour: PictureColour,
-        replicatingChroma: Bool = false, path: String
+        to target: (width: Int32, height: Int32, format: AVPixelFormat), colour: PictureColour, path: String
     ) throws(FFmpegError) {
         // Lanczos where the size changes; a format change alone only resamples chroma.
         let resizes = source.width != target.width || source.height != target.height
         var flags = (resizes ? SWS_LANCZOS : SWS_BICUBIC) | SWS_ACCURATE_RND
         if target.format == AV_PIX_FMT_RGB24 { flags |= SWS_FULL_CHR_H_INT }
         if source.format == AV_PIX_FMT_RGB24 { flags |= SWS_FULL_CHR_H_INP }
-        if replicatingChroma && !resizes { flags = SWS_POINT }
         let isRGB = { (format: AVPixelFormat) in format == AV_PIX_FMT_RGB24 }
         let sourceFull = isRGB(source.format) || colour.fullRange
         let targetFull = isRGB(target.format) || colour.fullRange

@@ -22,21 +22,22 @@ extension FramePipeline: PictureEditor {
     func flush(emit: (EditedPicture) throws(FFmpegError) -> Void) throws(FFmpegError) {}
 }
 
-/// Edits pictures with a ``PictureRenderer``: converts each to RGB24 as it arrives, and renders
-/// a full batch (or the rest, at the end) at once into output frames it owns and reuses.
+/// Edits pictures with a ``PictureRenderer``: converts each to what the renderer takes as it
+/// arrives, and renders a full batch (or the rest, at the end) at once into output frames it
+/// owns and reuses.
 ///
-/// The conversion to RGB follows the CPU path: when the colour changes, chroma is interpolated
-/// as ``FramePipeline`` does before adjusting; otherwise each 2 × 2 block gets its own chroma
-/// sample, so that a crop or turn gives the decoded chroma back as the CPU path, which never
-/// leaves YUV then, does. The conversion reads the pictures' own matrix and range, which the plan
-/// gives the renderer for the way back.
+/// A renderer that takes planes gets the decoded YUV 4:2:0 planes (other formats converted to
+/// them), which it crops, turns and resizes plane by plane as the CPU path does. Otherwise the
+/// conversion to RGB follows the CPU path: chroma is interpolated as ``FramePipeline`` does
+/// before adjusting the colour. The conversion reads the pictures' own matrix and range, which
+/// the plan gives the renderer for the way back.
 final class BatchedPictureEditor: PictureEditor {
     private let renderer: any PictureRenderer
     private let plan: PictureRenderPlan
     private let colour: PictureColour
     private let path: String
     private var converter: Scaler?
-    private var pending: [(rgb: Frame, time: Int64, duration: Int64)] = []
+    private var pending: [(picture: Frame, time: Int64, duration: Int64)] = []
     private var count = 0
     private var outputs: [Frame] = []
 
@@ -49,15 +50,25 @@ final class BatchedPictureEditor: PictureEditor {
 
     func edit(_ frame: Frame, time: Int64, duration: Int64,
               emit: (EditedPicture) throws(FFmpegError) -> Void) throws(FFmpegError) {
-        if converter == nil || !converter!.accepts(frame) {
-            converter = try Scaler(from: (frame.width, frame.height, frame.pixelFormat),
-                                   to: (frame.width, frame.height, AV_PIX_FMT_RGB24), colour: colour,
-                                   replicatingChroma: !plan.changesColour, path: path)
-        }
+        let format = renderer.takesPlanes ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_RGB24
         if count == pending.count {
-            pending.append((try Frame(width: frame.width, height: frame.height, format: AV_PIX_FMT_RGB24, path: path), 0, 0))
+            pending.append((try Frame(width: frame.width, height: frame.height, format: format, path: path), 0, 0))
         }
-        try converter!.scale(frame, into: pending[count].rgb)
+        if frame.pixelFormat == format {
+            try pending[count].picture.makeWritable(path: path)
+            for (plane, rows, rowBytes) in planes(of: frame) {
+                let (from, fromStride) = frame.plane(plane), (to, toStride) = pending[count].picture.plane(plane)
+                for row in 0..<rows {
+                    (to! + row * Int(toStride)).update(from: from! + row * Int(fromStride), count: rowBytes)
+                }
+            }
+        } else {
+            if converter == nil || !converter!.accepts(frame) {
+                converter = try Scaler(from: (frame.width, frame.height, frame.pixelFormat),
+                                       to: (frame.width, frame.height, format), colour: colour, path: path)
+            }
+            try converter!.scale(frame, into: pending[count].picture)
+        }
         pending[count].time = time
         pending[count].duration = duration
         count += 1
@@ -72,8 +83,11 @@ final class BatchedPictureEditor: PictureEditor {
         for output in outputs.prefix(count) { try output.makeWritable(path: path) }
         do {
             try renderer.render(count: count, fill: { index, destination in
-                Self.copyRows(from: pending[index].rgb, plane: 0, into: destination, rowBytes: plan.sourceWidth * 3,
-                              rows: plan.sourceHeight)
+                var offset = 0
+                for (plane, rows, rowBytes) in planes(of: pending[index].picture) {
+                    Self.copyRows(from: pending[index].picture, plane: plane, into: destination + offset, rowBytes: rowBytes, rows: rows)
+                    offset += rows * rowBytes
+                }
             }, read: { index, planes in
                 Self.copyRows(planes.luma, stride: planes.lumaStride, into: outputs[index], plane: 0, rowBytes: plan.width,
                               rows: plan.height)
@@ -91,6 +105,13 @@ final class BatchedPictureEditor: PictureEditor {
         for index in 0..<ready {
             try emit((outputs[index], pending[index].time, pending[index].duration))
         }
+    }
+
+    /// The planes of a picture as the renderer takes it, with their rows and bytes a row.
+    private func planes(of picture: Frame) -> [(plane: Int, rows: Int, rowBytes: Int)] {
+        let (width, height) = (Int(picture.width), Int(picture.height))
+        guard renderer.takesPlanes else { return [(0, height, width * 3)] }
+        return [(0, height, width), (1, (height + 1) / 2, (width + 1) / 2), (2, (height + 1) / 2, (width + 1) / 2)]
     }
 
     /// Copies a frame's plane into packed rows.

@@ -9,9 +9,9 @@ enum GPUPhotoEdits {
     /// The edited image, from pixels rendered by `renderer`.
     ///
     /// The image is converted to 8-bit sRGB before upload (grey images come back grey, alpha is
-    /// kept). A crop outside the image fails as on the CPU path.
-    /// - Throws: ``VulkanError`` (`outOfMemory` when the picture exceeds the renderer's budget:
-    ///   callers render it on the CPU instead), or ``VipsError`` from decoding.
+    /// kept). A crop outside the image fails as on the CPU path. A picture too large for one of the device's buffers renders in strips of rows.
+    /// - Throws: ``VulkanError`` (`outOfMemory` when not even a strip fits: callers render it on
+    ///   the CPU instead), or ``VipsError`` from decoding.
     static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, on renderer: GPURenderer) throws -> VipsImage {
         let grey = image.bands <= 2
         let source = try image.toSRGB8()
@@ -29,12 +29,14 @@ enum GPUPhotoEdits {
         let pixels = try source.pixels()
         // Back to the bands the CPU path gives: grey or colour, with alpha when the image had it.
         let bands = (grey ? 1 : 3) + (image.hasAlpha ? 1 : 0)
+        var rgba = Data(count: recipe.width * recipe.height * 4)
+        try pixels.data.withUnsafeBytes { source in
+            try rgba.withUnsafeMutableBytes { try renderer.render(recipe, pixels: source, into: $0) }
+        }
         var rendered = Data(count: recipe.width * recipe.height * bands)
-        try renderer.render(recipe, count: 1, output: .rgba, fill: { _, destination in
-            pixels.data.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        }, read: { _, result in
-            rendered.withUnsafeMutableBytes { Self.repack(result.assumingMemoryBound(to: UInt8.self), into: $0, bands: bands) }
-        })
+        rgba.withUnsafeBytes { result in
+            rendered.withUnsafeMutableBytes { Self.repack(result.bindMemory(to: UInt8.self).baseAddress!, into: $0, bands: bands) }
+        }
         return try VipsImage.fromPixels(rendered, width: recipe.width, height: recipe.height, bands: bands)
     }
 

@@ -3,6 +3,8 @@ import GPURender
 
 /// Renders a video segment's pictures on the GPU for ``SegmentEncoder``: the segment's plan as
 /// a ``RenderRecipe``, in batches of up to eight pictures that fit the renderer's memory budget.
+/// A plan without colour steps takes the decoded YUV planes and resizes them plane by plane, as
+/// the CPU path does; one with colour steps takes RGB.
 final class GPUPictureRenderer: PictureRenderer {
     /// The most pictures a batch holds: enough to amortise a submission, few enough that a stop
     /// lands quickly.
@@ -11,16 +13,19 @@ final class GPUPictureRenderer: PictureRenderer {
     private let renderer: GPURenderer
     private let recipe: RenderRecipe
     private let output: RenderOutput
+    private let input: GPURenderer.Input
     let batchSize: Int
+    var takesPlanes: Bool { input == .yuv420 }
 
     /// A renderer for `plan`, or `nil` when not even one picture fits the memory budget.
     init?(_ plan: PictureRenderPlan, on renderer: GPURenderer) {
-        recipe = RenderRecipe(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, channels: 3,
+        input = plan.changesColour ? .packed : .yuv420
+        recipe = RenderRecipe(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, channels: input == .packed ? 3 : 1,
                               crop: .init(x: plan.cropX, y: plan.cropY, width: plan.cropWidth, height: plan.cropHeight),
                               quarterTurns: plan.quarterTurns, width: plan.width, height: plan.height,
                               exposure: plan.exposure, contrast: plan.contrast, saturation: plan.saturation)
         output = .yuv420(YUVMatrix(lumaRed: plan.lumaRed, lumaBlue: plan.lumaBlue, fullRange: plan.fullRange))
-        batchSize = renderer.batchCapacity(for: recipe, output: output, limit: Self.maxBatch)
+        batchSize = renderer.batchCapacity(for: recipe, input: input, output: output, limit: Self.maxBatch)
         guard batchSize > 0 else { return nil }
         self.renderer = renderer
     }
@@ -28,7 +33,7 @@ final class GPUPictureRenderer: PictureRenderer {
     func render(count: Int, fill: (Int, UnsafeMutableRawPointer) throws -> Void,
                 read: (Int, PicturePlanes) throws -> Void) throws {
         let layout = YUVLayout(width: recipe.width, height: recipe.height)
-        try renderer.render(recipe, count: count, output: output, fill: fill, read: { index, bytes in
+        try renderer.render(recipe, count: count, input: input, output: output, fill: fill, read: { index, bytes in
             try read(index, PicturePlanes(luma: bytes + layout.lumaOffset, blue: bytes + layout.blueOffset,
                                           red: bytes + layout.redOffset, lumaStride: layout.lumaStride,
                                           chromaStride: layout.chromaStride))
