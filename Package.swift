@@ -52,7 +52,9 @@ let package = Package(
         .target(name: "GPURender", dependencies: ["Vulkan", "CShaders"]),
 
         .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive", "GPURender", "Vulkan"]),
-        .target(name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "Vips", "FFmpeg", "GPURender"]),
+        .target(
+            name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "PostgresJobStore", "Vips", "FFmpeg", "GPURender"]
+        ),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI", "JobEngine"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
         // Media the tests make and measure with the ffmpeg, vips and exiftool command lines.
@@ -77,7 +79,7 @@ let package = Package(
         .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI"]),
         .testTarget(
             name: "MediaJobCLITests",
-            dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive"]
+            dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive", "PostgresTestKit"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@ import JobEngine
 /// `mediajob cancel JOB`: asks the process running a job to pause it at the next chunk boundary.
 enum CancelCommand: Command {
     static let name = "cancel"
-    static let synopsis = "JOB [--no-wait] [--state-dir DIR]"
+    static let synopsis = "JOB [--no-wait] [--state-dir DIR] [--store URL]"
     static let summary = "Ask a running or queued job, in any process, to pause at its next chunk boundary"
     static let discussion = """
         The request goes through the job store, so it reaches the job wherever it runs on this
@@ -15,7 +15,7 @@ enum CancelCommand: Command {
           mediajob cancel 1a2b3c4d
         """
     static let options: [OptionSpec] = [
-        .flag("no-wait", "return as soon as the request is recorded"), CommonOptions.stateDir, CommonOptions.json,
+        .flag("no-wait", "return as soon as the request is recorded"), CommonOptions.stateDir, CommonOptions.store, CommonOptions.json,
     ]
 
     static func run(_ context: CommandContext) async throws -> Int32 {

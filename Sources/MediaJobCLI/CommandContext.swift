@@ -3,7 +3,6 @@ import Foundation
 import GPURender
 import JobEngine
 import MediaJobs
-import SQLiteJobStore
 import TaskContract
 import Vips
 
@@ -35,9 +34,12 @@ struct CommandContext: Sendable {
         return URL(fileURLWithPath: base).appendingPathComponent("mediajob")
     }
 
-    /// The `--state-dir …` words to repeat in a suggested command, if the folder was given there.
+    /// The `--state-dir …` and `--store …` words to repeat in a suggested command, if given there
+    /// (a password in the store's URL is left out: libpq finds it again in `~/.pgpass` or `PGPASSWORD`).
     var stateDirectoryArgument: String {
-        arguments.value("state-dir").map { " --state-dir \(shellQuoted($0))" } ?? ""
+        let folder = arguments.value("state-dir").map { " --state-dir \(shellQuoted($0))" } ?? ""
+        let store = arguments.value("store").map { " --store \(shellQuoted(StoreLocation.withoutPassword($0)))" } ?? ""
+        return folder + store
     }
 
     /// The submission strategy: `--strategy`, default `queue`.
@@ -45,13 +47,19 @@ struct CommandContext: Sendable {
         try arguments.choice("strategy", as: SubmissionStrategy.self) ?? .queue
     }
 
-    /// Opens the store in the state folder and a scheduler over it, with every job kind registered,
-    /// and cleans up after finished jobs.
+    /// Where jobs are kept: `--store`, else `MEDIAJOB_STORE`, else the state folder's SQLite store.
+    func storeLocation() throws -> StoreLocation {
+        try StoreLocation.select(option: arguments.value("store"), environment: environment, stateDirectory: stateDirectory)
+    }
+
+    /// Opens the job store and a scheduler over it, with every job kind registered, and cleans up
+    /// after finished jobs.
     func openScheduler() throws -> JobScheduler {
         let folder = stateDirectory
+        let location = try storeLocation()
         try DurableFiles.makeDirectory(folder)
         if let temporary = media.temporaryDirectory { try DurableFiles.makeDirectory(temporary) }
-        let store = try SQLiteJobStore(path: folder.appendingPathComponent("jobs.sqlite").path)
+        let store = try location.open()
         let maxJobs = try arguments.integer("max-jobs", in: 1...1024) ?? hostReport.defaultMaxJobs
         let probe = GPUResourceProbe()
         let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),

@@ -3,6 +3,8 @@ enum CommonOptions {
     static let json = OptionSpec.flag("json", "print JSON (one object per line for events) on standard output")
     static let stateDir = OptionSpec.option("state-dir", "DIR",
                                             "where jobs are kept (default: $MEDIAJOB_STATE_DIR, else $XDG_STATE_HOME/mediajob)")
+    static let store = OptionSpec.option("store", "URL",
+                                         "keep jobs in this PostgreSQL database, shared by many machines (postgresql://…; default: $MEDIAJOB_STORE, else SQLite in the state folder)")
     static let strategy = OptionSpec.option("strategy", "queue|fail",
                                             "when every job slot is busy: wait in line (queue, default) or give up at once (fail, exit 69)")
     static let maxJobs = OptionSpec.option("max-jobs", "N",
@@ -26,5 +28,8 @@ enum CommonOptions {
     ] + running
 
     /// The options every job-running command takes.
-    static let running = [stateDir, strategy, maxJobs, json]
+    static let running = [stateDir, store, strategy, maxJobs, json]
+
+    /// Where jobs are: the options every command that reads or changes jobs takes.
+    static let jobStore = [stateDir, store]
 }

@@ -3,7 +3,7 @@ import JobEngine
 /// `mediajob discard JOB`: throws away a job's partial work.
 enum DiscardCommand: Command {
     static let name = "discard"
-    static let synopsis = "JOB [--state-dir DIR]"
+    static let synopsis = "JOB [--state-dir DIR] [--store URL]"
     static let summary = "Throw away a stopped job and its partial work"
     static let discussion = """
         Removes the job's workspace and marks it discarded. Anything the job already published
@@ -12,7 +12,7 @@ enum DiscardCommand: Command {
         Example:
           mediajob discard 1a2b3c4d
         """
-    static let options = [CommonOptions.stateDir, CommonOptions.json]
+    static let options = CommonOptions.jobStore + [CommonOptions.json]
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let scheduler = try context.openScheduler()

@@ -3,14 +3,14 @@ import Foundation
 /// `mediajob jobs`: lists every job in the state folder.
 enum JobsCommand: Command {
     static let name = "jobs"
-    static let synopsis = "[--json] [--state-dir DIR]"
+    static let synopsis = "[--json] [--state-dir DIR] [--store URL]"
     static let summary = "List jobs with their state and progress"
     static let discussion = """
-        Lists every job kept in the state folder, oldest first. A job whose process vanished
-        shows as interrupted: nothing resumes by itself; resume, restart or discard it.
+        Lists every job in the store (the state folder's, or --store's), oldest first. A job whose
+        process vanished shows as interrupted: nothing resumes by itself; resume, restart or discard it.
         With --json, prints an array of the objects `status --json` prints.
         """
-    static let options = [CommonOptions.stateDir, CommonOptions.json]
+    static let options = CommonOptions.jobStore + [CommonOptions.json]
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()

@@ -5,7 +5,7 @@ import TaskContract
 /// `mediajob status [JOB]`: shows one job, or every job, once or while it runs.
 enum StatusCommand: Command {
     static let name = "status"
-    static let synopsis = "[JOB] [--json] [--watch] [--journal] [--state-dir DIR]"
+    static let synopsis = "[JOB] [--json] [--watch] [--journal] [--state-dir DIR] [--store URL]"
     static let summary = "Show a job's state and progress, once or until it ends"
     static let discussion = """
         Shows the job's state (queued, running, paused, interrupted, completed, failed, rejected,
@@ -23,7 +23,7 @@ enum StatusCommand: Command {
     static let options: [OptionSpec] = [
         .flag("watch", "follow the job until it is no longer queued or running"),
         .flag("journal", "print the job's lifecycle journal as JSON lines"),
-        CommonOptions.stateDir, CommonOptions.json,
+        CommonOptions.stateDir, CommonOptions.store, CommonOptions.json,
     ]
 
     static func run(_ context: CommandContext) async throws -> Int32 {
