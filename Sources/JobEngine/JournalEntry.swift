@@ -5,6 +5,13 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     /// The steps the engine records.
     public enum Event: String, Sendable, Codable, CaseIterable {
         case submitted, started, progressFirst = "progress_first", checkpoint, expired, interrupted, ended
+        /// A worker took a chunk under a lease (detail: chunk, epoch, worker, and the worker whose
+        /// lease had expired when it was a rescue).
+        case claimed
+        /// A worker gave a chunk back unfinished (it was told to stop).
+        case released
+        /// A commit under a lease that had been lost was refused; its output is not the chunk's.
+        case commitRefused = "commit_refused"
     }
 
     public var jobID: JobID

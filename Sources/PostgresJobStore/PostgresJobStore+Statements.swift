@@ -39,7 +39,9 @@ extension PostgresJobStore {
         static let kind = PreparedStatement("mediajob_kind", "SELECT kind FROM jobs WHERE id = $1")
         static let clearCancel = PreparedStatement("mediajob_clear_cancel", "DELETE FROM cancel_requests WHERE job_id = $1")
         static let resetChunks = PreparedStatement("mediajob_reset_chunks", """
-            UPDATE chunks SET done = false, cost_s = NULL, executor = NULL, done_at = NULL WHERE job_id = $1
+            UPDATE chunks SET done = false, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL,
+                lease_owner = NULL, lease_expires_at = NULL
+            WHERE job_id = $1
             """)
         static let requestCancel = PreparedStatement("mediajob_request_cancel", """
             INSERT INTO cancel_requests (job_id, requested_at) VALUES ($1, $2) ON CONFLICT (job_id) DO NOTHING

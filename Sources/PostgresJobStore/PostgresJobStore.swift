@@ -94,23 +94,13 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     public func checkpoint(_ checkpoint: Checkpoint) throws {
         try transaction { connection in
             let id = checkpoint.jobID.rawValue
-            // The job's row lock orders checkpoints of one job, so exactly one of them is the first.
-            guard try connection.query(Statements.lockJob, id).count == 1 else { throw PostgresStoreError.noSuchJob(checkpoint.jobID) }
-            let done: Int64 = try connection.query(Statements.countDone, id).first?["done"] ?? 0
-            let now = Date().timeIntervalSince1970
+            let firstDone = try Self.lockJobCountingDone(checkpoint.jobID, on: connection) == 0
             let marked = try connection.query(Statements.markDone, id, checkpoint.chunkIndex, checkpoint.costSeconds,
-                                              checkpoint.executor, now)
+                                              checkpoint.executor, Date().timeIntervalSince1970)
             guard marked.rowsAffected == 1 else {
                 throw PostgresStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex)
             }
-            try connection.query(Statements.setProgress, id, try PostgresJobRow.encode(checkpoint.progress), now)
-            try Self.learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)],
-                           kind: checkpoint.kind, on: connection)
-            if done == 0 { try Self.append(JournalEntry(jobID: checkpoint.jobID, event: .progressFirst), on: connection) }
-            try Self.append(JournalEntry(jobID: checkpoint.jobID, event: .checkpoint, detail: [
-                "chunk": String(checkpoint.chunkIndex),
-                "fraction": String(format: "%.4f", checkpoint.progress.fraction),
-            ]), on: connection)
+            try Self.record(checkpoint, progress: checkpoint.progress, firstDone: firstDone, on: connection)
         }
     }
 
@@ -184,7 +174,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     /// Runs `body` in one transaction on the store's connection, again when it lost a race
     /// (serialization failure or deadlock, up to three tries), and once more on a remade
     /// connection when the old one was lost.
-    private func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
+    func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         var racesLost = 0
@@ -201,7 +191,30 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         }
     }
 
-    private static func append(_ entry: JournalEntry, on connection: Connection) throws {
+    /// Locks the job's row, which orders the checkpoints of one job so that exactly one of them is
+    /// the first, and counts its chunks done.
+    /// - Throws: ``PostgresStoreError/noSuchJob(_:)``.
+    static func lockJobCountingDone(_ id: JobID, on connection: Connection) throws -> Int64 {
+        guard try connection.query(Statements.lockJob, id.rawValue).count == 1 else { throw PostgresStoreError.noSuchJob(id) }
+        return try connection.query(Statements.countDone, id.rawValue).first?["done"] ?? 0
+    }
+
+    /// Stores the job's progress, learns the chunk's cost, and journals the checkpoint (and the
+    /// job's first progress), with `detail` added to the checkpoint's entry.
+    static func record(_ checkpoint: Checkpoint, progress: ProgressSnapshot, firstDone: Bool, detail: [String: String] = [:],
+                       on connection: Connection) throws {
+        try connection.query(Statements.setProgress, checkpoint.jobID.rawValue, try PostgresJobRow.encode(progress),
+                             Date().timeIntervalSince1970)
+        try learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)], kind: checkpoint.kind,
+                  on: connection)
+        if firstDone { try append(JournalEntry(jobID: checkpoint.jobID, event: .progressFirst), on: connection) }
+        try append(JournalEntry(jobID: checkpoint.jobID, event: .checkpoint, detail: detail.merging([
+            "chunk": String(checkpoint.chunkIndex),
+            "fraction": String(format: "%.4f", progress.fraction),
+        ]) { $1 }), on: connection)
+    }
+
+    static func append(_ entry: JournalEntry, on connection: Connection) throws {
         try connection.query(Statements.appendJournal, entry.jobID.rawValue, entry.at.timeIntervalSince1970,
                              entry.event.rawValue, String(decoding: try PostgresJobRow.encode(entry.detail), as: UTF8.self))
     }

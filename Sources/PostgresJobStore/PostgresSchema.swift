@@ -72,6 +72,16 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // Leases: a chunk is held by `lease_owner` until `lease_expires_at` (the database's clock);
+        // `epoch` grows with every claim and fences commits; `attempt` counts leases that expired;
+        // `output` names the committed output. Lease columns are not indexed, so renewals stay cheap.
+        Migration("3-chunk-leases", [
+            "ALTER TABLE chunks ADD COLUMN epoch bigint NOT NULL DEFAULT 0",
+            "ALTER TABLE chunks ADD COLUMN attempt integer NOT NULL DEFAULT 0",
+            "ALTER TABLE chunks ADD COLUMN lease_owner text",
+            "ALTER TABLE chunks ADD COLUMN lease_expires_at timestamptz",
+            "ALTER TABLE chunks ADD COLUMN output text",
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).
