@@ -30,14 +30,38 @@ package enum DurableFiles {
 
     /// Renames `source` to `destination` atomically; fails with `EEXIST` rather than replace
     /// anything unless `replacing` is set. Then syncs the destination's folder.
+    ///
+    /// Without `replacing`, `renameat2(RENAME_NOREPLACE)` does it in one call. Where the file
+    /// system refuses that flag (`EINVAL`, as NFS does) or the C library lacks the call (`ENOSYS`),
+    /// a file is published by `link` (which never replaces) and `unlink` of the old name, and a
+    /// folder by `rename` once nothing is found at the destination (a folder cannot be linked; an
+    /// empty folder made at the destination in between would be replaced).
     package static func rename(_ source: URL, to destination: URL, replacing: Bool) throws {
-        let flags = replacing ? 0 : LinuxRename.noReplace
         try FaultPoints.step(.rename, operation: "rename", path: destination.path) {
-            guard LinuxRename.rename(source.path, destination.path, flags: flags) == 0 else {
-                throw FileSystemError("rename", path: destination.path)
+            if replacing {
+                guard Glibc.rename(source.path, destination.path) == 0 else {
+                    throw FileSystemError("rename", path: destination.path)
+                }
+            } else {
+                try renameWithoutReplacing(source, to: destination)
             }
         }
         try sync(destination.deletingLastPathComponent())
+    }
+
+    private static func renameWithoutReplacing(_ source: URL, to destination: URL) throws {
+        guard LinuxRename.rename(source.path, destination.path, flags: LinuxRename.noReplace) != 0 else { return }
+        let refusal = errno
+        guard refusal == EINVAL || refusal == ENOSYS else { throw FileSystemError("rename", path: destination.path, code: refusal) }
+        var source = (path: source.path, info: stat())
+        guard lstat(source.path, &source.info) == 0 else { throw FileSystemError("rename", path: source.path) }
+        if source.info.st_mode & S_IFMT == S_IFDIR {
+            guard !exists(destination) else { throw FileSystemError("rename", path: destination.path, code: EEXIST) }
+            guard Glibc.rename(source.path, destination.path) == 0 else { throw FileSystemError("rename", path: destination.path) }
+        } else {
+            guard link(source.path, destination.path) == 0 else { throw FileSystemError("link", path: destination.path) }
+            guard unlink(source.path) == 0 else { throw FileSystemError("unlink", path: source.path) }
+        }
     }
 
     /// Swaps two existing paths atomically (both may be folders).

@@ -8,7 +8,7 @@ import Testing
     /// The system calls to fail, the error, and the failure category the job must end with.
     static let faults: [(calls: String, error: String, category: String)] = [
         ("fsync", "EIO", "io"),
-        ("renameat,renameat2", "ENOSPC", "no_space"),
+        ("rename,renameat,renameat2", "ENOSPC", "no_space"),
     ]
 
     @Test(arguments: faults)
@@ -29,5 +29,31 @@ import Testing
         let result = try fixture.result()
         #expect(result.committed == [0, 1, 2])
         #expect(result.executions["0"] == 2, "unit 0 was redone from its source")
+    }
+
+    /// `renameat2(RENAME_NOREPLACE)` refused with `EINVAL`, as NFS refuses it: the result is published
+    /// by `link` and `unlink` (a file) or by `rename` (a folder), and the trace shows that path taken.
+    @Test(arguments: ["selftest", "thumbnail"])
+    func whereRenameWithoutReplacingIsRefusedTheResultIsPublishedAnotherWay(_ command: String) throws {
+        let fixture = CLIFixture()
+        let trace = fixture.folder.path("trace.txt")
+        let strace = ["/usr/bin/strace", "-f", "-qq", "-o", trace, "-e", "trace=renameat2,rename,link,unlink",
+                      "-e", "inject=renameat2:error=EINVAL"]
+        let output = fixture.folder.path("thumbs")
+        let arguments = command == "selftest"
+            ? fixture.selftest(units: 3, unitMilliseconds: 1)
+            : [sampleProject.appendingPathComponent("small-640x480.jpg").path, "--output", output]
+        let run = try fixture.run(command, arguments, launcher: strace)
+        #expect(run.status == 0, "\(run.stderr)")
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(calls.contains { $0.contains("RENAME_NOREPLACE") && $0.contains("EINVAL") && $0.contains("INJECTED") })
+        if command == "selftest" {
+            #expect(try fixture.result().committed == [0, 1, 2])
+            #expect(calls.contains { $0.contains("link(") && $0.contains("result.json\"") && $0.hasSuffix("= 0") })
+        } else {
+            #expect(calls.contains { $0.contains("rename(") && $0.contains("/thumbs\"") && $0.hasSuffix("= 0") })
+            let files = try FileManager.default.contentsOfDirectory(atPath: output)
+            #expect(files.contains("index.json"), "\(files)")
+        }
     }
 }
