@@ -136,8 +136,12 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         }
     }
 
+    /// Records the request, and announces it to every ``CancelListener`` when it commits.
     public func requestCancel(_ id: JobID) throws {
-        try transaction { try $0.query(Statements.requestCancel, id.rawValue, Date().timeIntervalSince1970) }
+        try transaction { connection in
+            try connection.query(Statements.requestCancel, id.rawValue, Date().timeIntervalSince1970)
+            try connection.query(Statements.announceCancel, CancelListener.channel, id.rawValue)
+        }
     }
 
     public func isCancelRequested(_ id: JobID) throws -> Bool {

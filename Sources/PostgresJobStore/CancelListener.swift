@@ -1,0 +1,43 @@
+import Foundation
+import JobEngine
+import Postgres
+
+/// Hears, on a connection of its own, the cancels that any machine asks for through a
+/// ``PostgresJobStore`` (``PostgresJobStore/requestCancel(_:)`` sends the job's id on the
+/// ``channel`` channel when it commits), so a worker stops a job's chunks without waiting for its
+/// next heartbeat. A cancel asked for while nobody listened is still seen: the flag stays in the
+/// store, and every lease renewal reports it.
+///
+/// One thread at a time waits on a listener.
+public final class CancelListener: @unchecked Sendable {
+    /// The channel cancels are announced on; the payload is the job's id.
+    public static let channel = "mediajob_cancel"
+
+    // Used by one thread at a time, as the type's documentation asks.
+    private let connection: Connection
+
+    /// Connects and listens.
+    /// - Parameters:
+    ///   - connectionString: the store's libpq connection URL or `key=value` string.
+    ///   - settings: run-time settings for the session, as the store takes them.
+    /// - Throws: `PostgresError` when no connection can be made (never naming the password).
+    public init(_ connectionString: String, settings: [String: String] = [:]) throws {
+        connection = try Connection(connectionString, settings: ["application_name": "mediajob"].merging(settings) { $1 })
+        try connection.listen(Self.channel)
+    }
+
+    /// The jobs whose cancel was announced since the last call, waiting for one until `deadline`.
+    /// A lost connection is remade (and listens again) once.
+    /// - Returns: the jobs; empty when none was announced before `deadline`.
+    /// - Throws: `PostgresError` when the connection is lost and cannot be remade.
+    public func cancels(until deadline: ContinuousClock.Instant) throws -> Set<JobID> {
+        let notifications: [PostgresNotification]
+        do {
+            notifications = try connection.notifications(until: deadline)
+        } catch let error as PostgresError where error.kind == .connectionLost {
+            try connection.reset()
+            notifications = try connection.notifications(until: deadline)
+        }
+        return Set(notifications.filter { $0.channel == Self.channel }.map { JobID(rawValue: $0.payload) })
+    }
+}
