@@ -16,6 +16,9 @@ public struct ItemFailure: CategorizedError, Equatable {
 
     public var category: FailureCategory { .invalidInput }
     public var message: String { "\(item): \(reason)" }
+
+    /// ``message`` without a closing full stop, to be joined with others in one sentence.
+    public var clause: String { message.hasSuffix(".") ? String(message.dropLast()) : message }
 }
 
 /// The job's chunks all ran, but some items were bad.
@@ -25,8 +28,7 @@ public struct ItemFailures: CategorizedError, Equatable {
     public var category: FailureCategory { .invalidInput }
 
     public var message: String {
-        let count = failures.count == 1 ? "1 item" : "\(failures.count) items"
-        return "\(count) could not be processed: " + failures.map(\.message).joined(separator: "; ")
+        return "\(Plural.of(failures.count, "item")) could not be processed: " + failures.map(\.clause).joined(separator: "; ")
             + ". The rest is kept; fix or remove them, then resume"
     }
 }

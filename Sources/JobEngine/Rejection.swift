@@ -33,7 +33,7 @@ public enum Rejection: Sendable, Equatable {
         case .invalidInput(let message): message
         case .destinationExists(let path): "\(path) already exists"
         case .noCapacity(let slots, let stays):
-            "all \(slots) job slot(s) are busy" + (stays.map { "; the job stays \($0.rawValue)" } ?? "")
+            (slots == 1 ? "the only job slot is busy" : "all \(slots) job slots are busy") + (stays.map { "; the job stays \($0.rawValue)" } ?? "")
         }
     }
 }

@@ -51,7 +51,8 @@ struct ParsedArguments: Sendable {
                 ? specs.first { $0.name == name }
                 : specs.first { $0.short.map(String.init) == name }
             guard let spec else {
-                throw UsageError("unknown option '\(argument)' for '\(command)'", command: command)
+                let guess = argument.hasPrefix("--") ? Suggestion.didYouMean(name, in: specs.map(\.name), prefix: "--") : ""
+                throw UsageError("unknown option '\(argument)' for '\(command)'\(guess)", command: command)
             }
             if spec.value == nil {
                 guard inline == nil else { throw UsageError("--\(spec.name) takes no value", command: command) }

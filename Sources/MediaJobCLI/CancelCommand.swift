@@ -33,9 +33,9 @@ enum CancelCommand: Command {
             context.console.json(JobDescription.json(current))
             return ExitCode.completed
         }
-        context.console.out("Job \(job.id.short) is \(current.state.rawValue) at \(JobDescription.percent(current.progress.fraction)).")
+        context.console.err("Job \(job.id.short) is \(current.state.rawValue) at \(JobDescription.percent(current.progress.fraction)).")
         if let next = JobDescription.nextStep(current, stateDirArgument: context.stateDirectoryArgument) {
-            context.console.out("Next: \(next)")
+            context.console.err("Next: \(next)")
         }
         return ExitCode.completed
     }

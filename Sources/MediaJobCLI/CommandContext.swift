@@ -78,7 +78,8 @@ struct CommandContext: Sendable {
         guard let output = arguments.value("output") else {
             throw UsageError("--output DIR is required", command: arguments.command)
         }
-        return (try InputCollector.collect(arguments.positionals), URL(fileURLWithPath: output).standardizedFileURL.path)
+        return (try InputCollector.collect(arguments.positionals, keepingMissing: arguments.has("skip-bad")),
+                URL(fileURLWithPath: output).standardizedFileURL.path)
     }
 
     /// The settings media jobs share, for a result at `output`: `--overwrite`, `--skip-bad`,
@@ -88,6 +89,16 @@ struct CommandContext: Sendable {
         return BatchSettings(output: output, overwrite: arguments.has("overwrite"), skipBad: arguments.has("skip-bad"),
                              imageLimits: pixels.map { ImageLimits(maxPixels: $0) } ?? ImageLimits(),
                              mediaLimits: pixels.map { MediaLimits(maxPixels: $0) } ?? MediaLimits(), gpu: try gpuPreference())
+    }
+
+    /// `--format` as an image format, in any familiar spelling (`jpg`, `JPEG`), if given.
+    func imageFormat() throws -> ImageFormat? {
+        guard let text = arguments.value("format") else { return nil }
+        guard let format = ImageFormat(spelling: text) else {
+            let names = ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("--format must be one of \(names), got '\(text)'", command: arguments.command)
+        }
+        return format
     }
 
     /// Reads /proc and /sys, or the folder `MEDIAJOB_SYSFS_ROOT` names (tests imitate them there).
@@ -100,10 +111,12 @@ struct CommandContext: Sendable {
         try arguments.choice("gpu", as: GPUPreference.self) ?? .auto
     }
 
-    /// Says on standard error where pictures will render under `preference` and, when not on a
-    /// GPU, why (GPU probing happens here, once per process). Nothing for `off`.
+    /// With `--verbose`, says on standard error where pictures will render under `preference`
+    /// and, when not on a GPU, why (GPU probing happens here, once per process). Quiet otherwise:
+    /// `auto` renders where it can, `on` is refused without a GPU, and `off` is what was asked;
+    /// `mediajob probe` and `mediajob status JOB` tell where.
     func announceRendering(_ preference: GPUPreference) {
-        guard preference != .off else { return }
+        guard preference != .off, arguments.has("verbose") else { return }
         let selection = GPUSelection.current()
         console.err(selection.renderer.map { "Rendering on \($0.device.name) (Vulkan)." }
             ?? "Rendering on the CPU: \(selection.report.reason).")

@@ -21,10 +21,13 @@ enum CommonOptions {
     static let keepMetadata = OptionSpec.flag("keep-metadata",
                                               "keep all photo and video metadata, location and serial numbers included (default: the safe set)")
 
+    static let verbose = OptionSpec.flag("verbose", short: "v",
+                                         "also say where pictures render (GPU or CPU) and why; `mediajob probe` says it too")
+
     /// The options batch commands (thumbnail, compress) take besides their own.
     static let batch = [
         OptionSpec.option("output", "DIR", "the folder to create (required)"),
-        .flag("overwrite", "replace DIR if it exists"), skipBad, maxPixels, gpu,
+        .flag("overwrite", "replace DIR if it exists"), skipBad, maxPixels, gpu, verbose,
     ] + running
 
     /// The options every job-running command takes.

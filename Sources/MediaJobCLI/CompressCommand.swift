@@ -7,11 +7,12 @@ import TaskContract
 enum CompressCommand: Command {
     static let name = "compress"
     static let runsJobs = true
-    static let synopsis = "<input>... --output DIR [--max-size WxH] [--quality Q | --target-size BYTES] [--video-crf N] [options]"
+    static let synopsis = "<input>... --output DIR [--max-size WxH|N] [--format F] [--quality Q | --target-size BYTES] [--video-crf N] [options]"
     static let summary = "Make smaller copies of photos and videos for sharing"
     static let discussion = """
         Inputs are files or folders (searched recursively). Photos are re-encoded in their own
-        format where it is jpeg, webp or png (jpeg otherwise), fitted inside --max-size, at
+        format where it is jpeg, webp or png (jpeg otherwise) or in --format, fitted inside
+        --max-size (a box, or one number for the longest side), at
         --quality or at the best quality that meets --target-size. Videos are re-encoded to
         H.264 (libx264, --preset, --video-crf) in keyframe-aligned segments of bounded work
         (--chunk-seconds), as many at a time as this machine has cores for, and joined without
@@ -26,11 +27,13 @@ enum CompressCommand: Command {
 
         Examples:
           mediajob compress holiday/ --output share --max-size 1920x1080
+          mediajob compress photos/ --output web --max-size 1600 --format webp
           mediajob compress clip.mp4 --output small --video-crf 28
           mediajob compress photo.jpg --output mail --target-size 300000
         """
     static let options: [OptionSpec] = [
-        .option("max-size", "WxH", "fit inside this box, never enlarging (for example 1920x1080)"),
+        .option("max-size", "WxH|N", "fit inside this box, never enlarging (1920x1080), or N pixels on the longest side (1600)"),
+        .option("format", "F", "photos in jpeg, webp, avif or png (default: their own where jpeg, webp or png; never a copy then)"),
         .option("quality", "Q", "photo quality 1 to 100 (default 80)"),
         .option("target-size", "BYTES", "largest size for each photo; the quality is searched to meet it"),
         .option("video-crf", "N", "x264 constant rate factor 0 to 51 (default 23; higher is smaller)"),
@@ -58,7 +61,8 @@ enum CompressCommand: Command {
             videoCRF: try arguments.integer("video-crf", in: 0...51) ?? 23, preset: preset,
             chunkSeconds: try chunkSeconds(arguments.value("chunk-seconds")),
             settings: try context.batchSettings(output: output),
-            profile: arguments.has("keep-profile") ? .keep : .srgb, metadata: arguments.has("keep-metadata") ? .all : .safe)
+            profile: arguments.has("keep-profile") ? .keep : .srgb, metadata: arguments.has("keep-metadata") ? .all : .safe,
+            format: try context.imageFormat())
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),
@@ -79,12 +83,13 @@ enum CompressCommand: Command {
         return seconds
     }
 
-    /// Reads `WxH`.
+    /// Reads `WxH`, or `N` for the longest side (an N×N box).
     private static func maxSize(_ text: String) throws -> (width: Int, height: Int) {
-        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts.allSatisfy({ (16...65_535).contains($0) }) else {
-            throw UsageError("--max-size expects WxH such as 1920x1080, got '\(text)'", command: name)
+        var parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        if parts.count == 1 { parts.append(parts[0]) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1], [width, height].allSatisfy({ (16...65_535).contains($0) }) else {
+            throw UsageError("--max-size expects WxH such as 1920x1080, or the longest side such as 1600, got '\(text)'", command: name)
         }
-        return (parts[0], parts[1])
+        return (width, height)
     }
 }

@@ -1,15 +1,15 @@
 import Foundation
 import Glibc
 
-/// Where the program's words go: standard output for results and events, standard error for
-/// errors and, with `--json`, for words meant for people. Each call is one `write`, so lines
-/// from different threads never interleave.
+/// Where the program's words go: standard output for data (results, tables, JSON events),
+/// standard error for words meant for people (announcements, progress, advice, errors), in every
+/// mode. Each call is one `write`, so lines from different threads never interleave.
 struct Console: Sendable {
-    /// Whether standard output is a terminal (progress is then redrawn in place).
+    /// Whether standard error is a terminal (progress is then redrawn in place there).
     let isTerminal: Bool
 
     init() {
-        isTerminal = isatty(STDOUT_FILENO) == 1
+        isTerminal = isatty(STDERR_FILENO) == 1
     }
 
     /// Writes `text` and a newline to standard output.
@@ -18,8 +18,20 @@ struct Console: Sendable {
     /// Writes `text` and a newline to standard error.
     func err(_ text: String) { write(text + "\n", to: STDERR_FILENO) }
 
-    /// Writes `text` to standard output as it is (for redrawing a line).
-    func raw(_ text: String) { write(text, to: STDOUT_FILENO) }
+    /// Writes `Error: ` and `text` as one sentence (a full stop added unless it ends in one, or in
+    /// `?` or `!`), then each of `next` on lines of their own, to standard error.
+    func error(_ text: String, _ next: String...) {
+        err((["Error: " + Self.sentence(text)] + next).joined(separator: "\n"))
+    }
+
+    /// `text` ending with a full stop, `?` or `!`: a full stop is added only where none is.
+    static func sentence(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.last.map { ".?!".contains($0) } == true ? trimmed : trimmed + "."
+    }
+
+    /// Writes `text` to standard error as it is (for redrawing a progress line).
+    func raw(_ text: String) { write(text, to: STDERR_FILENO) }
 
     /// Writes one JSON object as one line on standard output, keys sorted.
     func json(_ object: [String: Any]) {

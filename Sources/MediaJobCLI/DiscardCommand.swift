@@ -21,7 +21,7 @@ enum DiscardCommand: Command {
         if context.json {
             context.console.json(["event": "discarded", "job_id": job.id.rawValue, "outcome": "discarded"])
         } else {
-            context.console.out("Discarded job \(job.id.short) and its partial work.")
+            context.console.err("Discarded job \(job.id.short) and its partial work.")
         }
         return ExitCode.completed
     }

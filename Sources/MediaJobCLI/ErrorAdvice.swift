@@ -1,4 +1,5 @@
 import JobEngine
+import MediaJobs
 import TaskContract
 
 /// Turns the engine's reasons into sentences that say what to do with this program's commands
@@ -7,6 +8,7 @@ enum ErrorAdvice {
     /// The error's message with the next step a person at the terminal can take.
     /// - Parameter stateDirArgument: the `--state-dir …` words to repeat in a suggested command.
     static func sentence(for error: any Error, stateDirArgument: String = "") -> String {
+        if let error = error as? UnusableInputs { return leavingOut(error.message) }
         guard let error = error as? SchedulerError else { return error.personMessage }
         switch error {
         case .rejected(_, let rejection): return sentence(for: rejection)
@@ -18,12 +20,18 @@ enum ErrorAdvice {
         }
     }
 
+    /// Unusable inputs' message with the option that leaves them out.
+    private static func leavingOut(_ message: String) -> String {
+        "\(message), or run the command again with --skip-bad to leave \(message.hasPrefix("1 input ") ? "it" : "them") out"
+    }
+
     /// A rejection's message with the option that avoids it.
     static func sentence(for rejection: Rejection) -> String {
         switch rejection {
         case .destinationExists: "\(rejection.message); choose another output or pass --overwrite"
         case .noCapacity: "\(rejection.message); try again later or use --strategy queue"
         case .unsupportedResource: "\(rejection.message) (see `mediajob probe`; use --gpu auto or off)"
+        case .invalidInput(let message) where UnusableInputs.describes(message): leavingOut(message)
         case .unregisteredIdentifier, .invalidInput: rejection.message
         }
     }

@@ -10,14 +10,16 @@ enum ExportCommand: Command {
     static let synopsis = "<project> [--output PATH] [--overwrite] [--skip-bad] [--gpu auto|on|off] [options]"
     static let summary = "Export a project's photos and videos, with their edits, into a zip archive or folder"
     static let discussion = """
-        Reads <project>/project.json (format in the README), renders each asset with its edits,
+        Reads <project>/project.json (format in the README; <project> may also name the
+        manifest file itself), renders each asset with its edits,
         encodes it, and packages everything with a manifest.json of sizes and SHA-256 digests.
         Work is done in chunks (one per photo, one per video segment) that are checkpointed as
         they finish: Ctrl-C pauses, `mediajob resume JOB` continues, and the package appears at
         its destination only when it is complete and has passed its checks.
 
-        A bad asset (corrupt, truncated, missing, too large, not a photo or video) fails with a
-        message naming it while the others finish; the job then ends failed and lists them.
+        Assets that are missing, unreadable, too large or not a photo or video are named, all
+        at once, before any work (exit 65). A damaged asset that only decoding shows fails with
+        a message naming it while the others finish; the job then ends failed and lists them.
         With --skip-bad the job completes and the package's manifest lists what was skipped.
 
         Photos and video frames render on a Vulkan GPU when probing selected one (see
@@ -37,13 +39,13 @@ enum ExportCommand: Command {
         .option("output", "PATH", "where the package goes (default: <package name>.zip in the current folder)"),
         .flag("overwrite", "replace an existing package at the destination"),
         CommonOptions.skipBad, CommonOptions.maxPixels,
-        CommonOptions.gpu, CommonOptions.keepProfile, CommonOptions.keepMetadata,
+        CommonOptions.gpu, CommonOptions.verbose, CommonOptions.keepProfile, CommonOptions.keepMetadata,
     ] + CommonOptions.running
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments
-        let folder = URL(fileURLWithPath: try arguments.single("<project>")).standardizedFileURL
-        var manifest = try ProjectLoader.load(folder)
+        let (folder, file) = ProjectLoader.locate(URL(fileURLWithPath: try arguments.single("<project>")).standardizedFileURL)
+        var manifest = try ProjectLoader.load(folder, manifest: file)
         if arguments.has("keep-profile") { manifest.export.image.profile = .keep }
         if arguments.has("keep-metadata") { manifest.export.metadata = .all }
         let packageName = manifest.export.package.name ?? manifest.name

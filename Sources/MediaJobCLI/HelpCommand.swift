@@ -15,7 +15,7 @@ enum HelpCommand: Command {
             return ExitCode.completed
         }
         guard let command = Commands.named(name) else {
-            throw UsageError("unknown command '\(name)'")
+            throw UsageError("unknown command '\(name)'\(Suggestion.didYouMean(name, in: Commands.all.map { $0.name }))")
         }
         context.console.out(HelpText.help(for: command))
         return ExitCode.completed

@@ -31,7 +31,7 @@ struct JobSession {
                 context.console.json(["event": "rejected", "job_id": job.id.rawValue, "outcome": "rejected",
                                       "reason": RejectionReason.duplicate.rawValue, "state": job.state.rawValue])
             }
-            context.console.err("Error: the same work is already job \(job.id.short) (\(job.state.rawValue)).\nNext: \(advice)")
+            context.console.error("the same work is already job \(job.id.short) (\(job.state.rawValue))", "Next: \(advice)")
             return ExitCode.rejected
         }
     }
@@ -77,7 +77,7 @@ struct JobSession {
             ])
         } else {
             context.console.err("\(verb) job \(job.id.short): \(job.request.title)\n  output: \(job.destination)\n"
-                                + "  \(job.progress.unitsTotal - job.progress.unitsDone) of \(job.progress.unitsTotal) units to do, "
+                                + "  \(job.progress.unitsTotal - job.progress.unitsDone) of \(Plural.of(job.progress.unitsTotal, "unit")) to do, "
                                 + "about \(estimate)")
         }
     }
@@ -99,12 +99,12 @@ struct JobSession {
         case .paused:
             console.err("Paused at \(percent)\(job.message.map { ": \($0)" } ?? ""). Resume with: \(resumeHint)")
         case .failed(let category):
-            console.err("Error: \(job.message ?? category.rawValue).")
+            console.error(job.message ?? category.rawValue)
             if category == .invalidInput { console.err("To complete without the bad items, run the command again with --skip-bad.") }
             console.err("Failed at \(percent); finished chunks are kept. Resume with: \(resumeHint)"
                         + "   (or discard it: mediajob discard \(job.id.short)\(context.stateDirectoryArgument))")
         case .rejected, .discarded:
-            console.err("Error: \(job.message ?? outcome.description).")
+            console.error(job.message ?? outcome.description)
         }
     }
 }

@@ -17,7 +17,7 @@ public enum MediaJobCLI {
             console.out(HelpText.overview)
             return ExitCode.completed
         }
-        if first == "--version" || first == "version" {
+        if ["--version", "-V", "version"].contains(first) {
             console.out(HelpText.version)
             return ExitCode.completed
         }
@@ -26,7 +26,8 @@ public enum MediaJobCLI {
             return ExitCode.completed
         }
         guard let command = Commands.named(first) else {
-            console.err("Error: unknown command '\(first)'.\nRun 'mediajob help' to see the commands.")
+            let guess = Suggestion.didYouMean(first, in: Commands.all.map { $0.name })
+            console.error("unknown command '\(first)'\(guess)", "Run 'mediajob help' to see the commands.")
             return ExitCode.usage
         }
         let rest = Array(arguments.dropFirst())
@@ -44,10 +45,10 @@ public enum MediaJobCLI {
             return try await command.run(context)
         } catch let error as UsageError {
             let hint = (error.command ?? command.name)
-            console.err("Error: \(error.message).\nUsage: \(HelpText.usage(for: command))\nRun 'mediajob help \(hint)' for details.")
+            console.error(error.message, "Usage: \(HelpText.usage(for: command))", "Run 'mediajob help \(hint)' for details.")
             return ExitCode.usage
         } catch {
-            console.err("Error: \(ErrorAdvice.sentence(for: error)).")
+            console.error(ErrorAdvice.sentence(for: error))
             return exitCode(for: error)
         }
     }

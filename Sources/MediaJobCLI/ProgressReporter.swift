@@ -3,7 +3,8 @@ import Synchronization
 import TaskContract
 
 /// Shows a running job's durable progress: a line redrawn in place on a terminal, a plain line
-/// now and then otherwise, or one JSON event per update with `--json`.
+/// now and then otherwise (both on standard error), or one JSON event per update on standard
+/// output with `--json`.
 final class ProgressReporter: Sendable {
     enum Style { case terminal, plain, json }
 
@@ -68,7 +69,7 @@ final class ProgressReporter: Sendable {
                 state.lastPlainAt = now
                 return true
             }
-            if due { console.out(Self.line(title: task.title, subtitle: task.subtitle.text, snapshot: snapshot)) }
+            if due { console.err(Self.line(title: task.title, subtitle: task.subtitle.text, snapshot: snapshot)) }
         }
     }
 

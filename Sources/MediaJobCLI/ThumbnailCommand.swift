@@ -36,7 +36,7 @@ enum ThumbnailCommand: Command {
         let (items, output) = try context.batch()
         let spec = ThumbnailJob.Spec(
             items: items, size: try arguments.integer("size", in: 16...4096) ?? 256,
-            format: arguments.value("format") ?? "jpeg", quality: try arguments.integer("quality", in: 1...100) ?? 80,
+            format: try context.imageFormat()?.rawValue ?? "jpeg", quality: try arguments.integer("quality", in: 1...100) ?? 80,
             settings: try context.batchSettings(output: output), metadata: arguments.has("keep-metadata") ? .all : .safe)
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: spec.title,

@@ -26,12 +26,22 @@ enum MediaChunk: Codable, Equatable, Sendable {
 
     /// The chunks for item `item` at `path`, whose outputs are called `output`: one for an image;
     /// for a video, its segments over `start..<end` (end: the video's end when `nil`), none more
-    /// work than `video` allows, and each of its audio tracks; one that will report the problem
-    /// for a file neither library reads. Each states its work: megapixels for an image,
-    /// ``VideoWork`` units for a segment, seconds for an audio track.
-    static func plan(item: Int, path: String, output: String, start: Double, end: Double?, video: VideoWork,
-                     limits: MediaLimits, imageLimits: ImageLimits) throws -> [PlannedChunk] {
-        switch try? AssetProbe.classify(path, limits: limits, imageLimits: imageLimits) {
+    /// work than `video` allows, and each of its audio tracks. Each states its work: megapixels
+    /// for an image, ``VideoWork`` units for a segment, seconds for an audio track.
+    /// - Parameter skipBad: for a file neither library reads, plan one chunk that will report
+    ///   the problem (and be skipped) instead of throwing.
+    /// - Throws: ``ItemFailure`` naming the item as `described` for a file neither library reads,
+    ///   unless `skipBad`.
+    static func plan(item: Int, described: String, path: String, output: String, start: Double, end: Double?,
+                     video: VideoWork, limits: MediaLimits, imageLimits: ImageLimits, skipBad: Bool) throws -> [PlannedChunk] {
+        let kind: AssetKind?
+        do {
+            kind = try AssetProbe.classify(path, limits: limits, imageLimits: imageLimits)
+        } catch {
+            guard skipBad else { throw ItemFailure(item: described, reason: error.personMessage) }
+            kind = nil
+        }
+        switch kind {
         case .image(let width, let height):
             return [try MediaChunk.image(item: item).planned(output: output, work: Double(width * height) / 1e6)]
         case .video(let info):

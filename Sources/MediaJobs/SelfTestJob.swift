@@ -33,7 +33,7 @@ public struct SelfTestJob: JobKind {
         }
 
         /// The job's title: states the result.
-        public var title: String { "Self-test: \(units) units" }
+        public var title: String { "Self-test: \(Plural.of(units, "unit"))" }
     }
 
     /// The result file's contents.

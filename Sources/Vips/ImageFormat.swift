@@ -32,6 +32,16 @@ public enum ImageFormat: String, Codable, CaseIterable, Sendable {
         }
     }
 
+    /// The format a person means by `name`: its own name or its usual extension, in any case
+    /// (`jpeg`, `jpg`, `JPG`, `webp`, `avif`, `png`); `nil` for anything else.
+    public init?(spelling name: String) {
+        let lowered = name.lowercased()
+        guard let format = ImageFormat(rawValue: lowered) ?? ImageFormat.allCases.first(where: { $0.fileExtension == lowered }) else {
+            return nil
+        }
+        self = format
+    }
+
     /// Whether this libvips has the format's saver (AVIF may be missing from some builds).
     public var isAvailable: Bool {
         (try? Vips.ensureInitialized()) != nil && shim_operation_exists(saverName) != 0

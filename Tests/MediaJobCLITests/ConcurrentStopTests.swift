@@ -31,7 +31,7 @@ import Testing
         let id = try #require(first[string: "job_id"])
         let cancels = [try fixture.start("cancel", [id]), try fixture.start("cancel", [id])].map { $0.finish() }
         #expect(job.finish().status == 75)
-        #expect(cancels.contains { $0.status == 0 && $0.stdout.contains("is paused") })
+        #expect(cancels.contains { $0.status == 0 && $0.stderr.contains("is paused") })
         for cancel in cancels where cancel.status != 0 {
             #expect(cancel.status == 69)
             #expect(cancel.stderr.contains("is paused; only queued or running jobs can be cancelled"), "\(cancel.stderr)")

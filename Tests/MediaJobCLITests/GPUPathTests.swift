@@ -132,7 +132,7 @@ extension GPUPathTests {
     @Test func aJobWithoutAUsableGPUNeverLoadsTheDrivers() throws {
         let fixture = CLIFixture()
         let project = try Self.project(in: fixture)
-        let job = try fixture.start("export", [project, "--output", fixture.folder.path("auto.zip"), "--json"],
+        let job = try fixture.start("export", [project, "--output", fixture.folder.path("auto.zip"), "--json", "--verbose"],
                                     environment: ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "0"])
         _ = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
         let maps = (try? String(contentsOfFile: "/proc/\(job.pid)/maps", encoding: .utf8)) ?? ""

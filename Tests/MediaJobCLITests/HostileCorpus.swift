@@ -66,6 +66,8 @@ struct HostileProject {
     let fixture = CLIFixture()
     /// The cases, in the manifest's order.
     let cases = HostileCorpus.cases.filter { [nil, "folder", "fifo", "missing"].contains($0.madeAtRunTime) }
+    /// The cases the manifest lists now, in its order: all of them until ``leaveOut(_:)``.
+    private(set) var listed: [HostileCorpus.Case] = []
     var folder: URL { fixture.folder.url.appendingPathComponent("project") }
     var destination: String { fixture.folder.path("hostile.zip") }
 
@@ -81,9 +83,19 @@ struct HostileProject {
             default: break // missing
             }
         }
+        try list(cases)
+    }
+
+    /// Rewrites the manifest without the cases `names` names.
+    mutating func leaveOut(_ names: Set<String>) throws {
+        try list(listed.filter { !names.contains($0.name) })
+    }
+
+    private mutating func list(_ cases: [HostileCorpus.Case]) throws {
         let assets = cases.map { #"{"path": "\#($0.name)", "output": "\#(Self.output(of: $0))"}"# }
         let manifest = #"{"version": 1, "name": "hostile", "assets": [\#(assets.joined(separator: ", "))]}"#
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("project.json"))
+        listed = cases
     }
 
     /// The asset's output name: its file name with `-` for `.` (`truncated.jpg` → `truncated-jpg`).
@@ -93,6 +105,6 @@ struct HostileProject {
 
     /// How the export's error introduces the asset: `assets[3] (truncated.jpg): `.
     func label(_ item: HostileCorpus.Case) -> String {
-        "assets[\(cases.firstIndex { $0.name == item.name }!)] (\(item.name)): "
+        "assets[\(listed.firstIndex { $0.name == item.name }!)] (\(item.name)): "
     }
 }

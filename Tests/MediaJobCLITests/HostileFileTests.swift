@@ -1,4 +1,5 @@
 import Foundation
+import JobEngine
 @testable import MediaJobs
 import Testing
 
@@ -6,20 +7,31 @@ import Testing
 /// built `mediajob` beside good files: each bad one is refused with its name and its problem,
 /// the good ones are done, and nothing partial reaches the destination.
 @Suite struct HostileFileTests {
-    @Test func anExportFailsNamingEachHostileFileAndItsProblemAndPublishesNothing() throws {
-        let project = try HostileProject()
+    /// Files that cannot be opened or recognised are refused when the job is submitted, all named
+    /// at once, before any work; files that only decoding shows to be damaged fail the job that
+    /// runs once those are left out. Between the two, every hostile file is named with its problem.
+    @Test func anExportRefusesOrFailsNamingEachHostileFileAndItsProblemAndPublishesNothing() throws {
+        var project = try HostileProject()
+        let submitted = try project.fixture.run("export", [project.folder.path, "--output", project.destination, "--json"])
+        #expect(submitted.status == 65)
+        #expect(submitted.events.map { $0[string: "event"] } == ["rejected"], "refused before any work: \(submitted.stdout)")
+        #expect(submitted.stderr.contains("cannot be used: "), "\(submitted.stderr)")
+        #expect(submitted.stderr.contains("run the command again with --skip-bad"), "\(submitted.stderr)")
+        let atSubmission = HostileCorpus.reports(in: submitted.stderr, for: project.listed, label: project.label)
+        #expect(!atSubmission.isEmpty)
+        try project.leaveOut(Set(atSubmission.keys))
         let result = try project.fixture.run("export", [project.folder.path, "--output", project.destination, "--json"])
         #expect(result.status == 65)
         #expect(result.events.last?[string: "outcome"] == "failed")
-        let refused = project.cases.filter(\.isRefused)
-        #expect(result.stderr.contains("\(refused.count) items could not be processed"), "\(result.stderr)")
-        let reports = HostileCorpus.reports(in: result.stderr, for: project.cases, label: project.label)
+        let failed = project.listed.filter(\.isRefused)
+        #expect(result.stderr.contains("\(Plural.of(failed.count, "item")) could not be processed"), "\(result.stderr)")
+        let whileRunning = HostileCorpus.reports(in: result.stderr, for: project.listed, label: project.label)
         for item in project.cases {
             if item.isRefused {
-                let report = try #require(reports[item.name], "the error names \(item.name)")
+                let report = try #require(atSubmission[item.name] ?? whileRunning[item.name], "an error names \(item.name)")
                 #expect(report.contains(item.error!), "\(item.name) is refused because: \(item.error!) — got \(report)")
             } else {
-                #expect(reports[item.name] == nil, "\(item.name) is done, not refused")
+                #expect(atSubmission[item.name] == nil && whileRunning[item.name] == nil, "\(item.name) is done, not refused")
             }
         }
         #expect(!FileManager.default.fileExists(atPath: project.destination), "nothing at the destination")

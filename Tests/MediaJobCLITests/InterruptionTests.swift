@@ -97,7 +97,7 @@ import Testing
         let id = try #require(first[string: "job_id"])
         let cancel = try fixture.run("cancel", [String(id.prefix(8))])
         #expect(cancel.status == 0)
-        #expect(cancel.stdout.contains("is paused"))
+        #expect(cancel.stderr.contains("is paused"))
         #expect(job.finish().status == 75)
         #expect(try fixture.status(id)[string: "state"] == "paused")
     }

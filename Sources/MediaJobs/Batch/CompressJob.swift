@@ -30,10 +30,14 @@ public struct CompressJob: JobKind {
         public var profile: ColourProfilePolicy
         /// What photos keep of their metadata, re-encoded or copied.
         public var metadata: MetadataPolicy
+        /// The format every photo is re-encoded to (never copied then); `nil`: each keeps its own
+        /// where it is jpeg, webp or png.
+        public var format: ImageFormat?
 
         public init(items: [InputItem], maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?,
                     videoCRF: Int, preset: String, chunkSeconds: Double = VideoWork.defaultChunkSeconds,
-                    settings: BatchSettings, profile: ColourProfilePolicy = .srgb, metadata: MetadataPolicy = .safe) {
+                    settings: BatchSettings, profile: ColourProfilePolicy = .srgb, metadata: MetadataPolicy = .safe,
+                    format: ImageFormat? = nil) {
             self.items = items
             self.maxWidth = maxWidth
             self.maxHeight = maxHeight
@@ -45,10 +49,11 @@ public struct CompressJob: JobKind {
             self.settings = settings
             self.profile = profile
             self.metadata = metadata
+            self.format = format
         }
 
         /// The job's title: states the result.
-        public var title: String { "Compressing \(items.count) files" }
+        public var title: String { "Compressing \(Plural.of(items.count, "file"))" }
 
         var encoding: VideoEncoding { VideoEncoding(codec: "libx264", crf: videoCRF, preset: preset, threads: 1) }
 
@@ -83,22 +88,26 @@ public struct CompressJob: JobKind {
     private struct Settings: Encodable {
         var maxWidth: Int?, maxHeight: Int?, quality: Int, targetSize: Int64?, videoCRF: Int, preset: String
         var chunkSeconds: Double, profile: ColourProfilePolicy, metadata: MetadataPolicy, skipBad: Bool
+        var format: ImageFormat?
 
         init(_ spec: Spec) {
             (maxWidth, maxHeight, quality, targetSize) = (spec.maxWidth, spec.maxHeight, spec.quality, spec.targetSize)
             (videoCRF, preset, chunkSeconds) = (spec.videoCRF, spec.preset, spec.chunkSeconds)
-            (profile, metadata, skipBad) = (spec.profile, spec.metadata, spec.settings.skipBad)
+            (profile, metadata, skipBad, format) = (spec.profile, spec.metadata, spec.settings.skipBad, spec.format)
         }
     }
 
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard !spec.items.isEmpty else { throw InputError(message: "no photos or videos were found in the inputs") }
         try MediaLibraries.initialize()
+        if let format = spec.format { _ = try MediaSettings.imageFormat(format.rawValue) }
         let video = VideoWork(edit: spec.edit, encoding: spec.encoding, chunkSeconds: spec.chunkSeconds)
-        let chunks = try spec.items.enumerated().flatMap { index, item in
-            try MediaChunk.plan(item: index, path: item.path, output: item.name, start: 0, end: nil, video: video,
-                                limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)
-        }
+        let chunks = try UnusableInputs.collect(spec.items.indices) { index in
+            let item = spec.items[index]
+            return try MediaChunk.plan(item: index, described: item.path, path: item.path, output: item.name, start: 0, end: nil,
+                                       video: video, limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits,
+                                       skipBad: spec.settings.skipBad)
+        }.flatMap { $0 }
         return spec.settings.plan(chunks, finalizeWork: MediaChunk.packageWork(of: chunks))
     }
 

@@ -57,7 +57,8 @@ struct CompressPackager {
             var lost = source?.otherStreams ?? []
             let outputBytes = try FileSize.bytes(at: workspace.url(for: name).path)
             let inputBytes = try FileSize.bytes(at: item.path)
-            var copied = outputBytes >= inputBytes, copyBytes = inputBytes
+            // A photo asked for in a format (--format) is always that format's, never a copy.
+            var copied = outputBytes >= inputBytes && !(spec.format != nil && mine.contains(where: \.isImage)), copyBytes = inputBytes
             let copy = copied && mine.contains(where: \.isImage)
                 ? try PhotoCopy.choose(for: item.path, policy: spec.metadata, limits: spec.settings.imageLimits) : .original
             if copy == .reencoded { copied = false }

@@ -3,8 +3,8 @@ import GPURender
 import JobEngine
 import Vips
 
-/// Re-encodes one photo for `mediajob compress`: the same format where it is jpeg, webp or png
-/// (jpeg otherwise), resized to fit, at the asked quality or the best quality under a target size.
+/// Re-encodes one photo for `mediajob compress`: in the asked format, else the same format where
+/// it is jpeg, webp or png (jpeg otherwise), resized to fit, at the asked quality or the best quality under a target size.
 struct CompressedImage {
     let spec: CompressJob.Spec
     let item: InputItem
@@ -14,7 +14,7 @@ struct CompressedImage {
 
     /// The workspace name under which the photo's output was committed.
     static func committedName(of item: InputItem, in workspace: Workspace) throws -> String {
-        let names = [ImageFormat.jpeg, .webp, .png].map { name(of: item, format: $0) }
+        let names = ImageFormat.allCases.map { name(of: item, format: $0) }
         guard let name = names.first(where: workspace.contains) else {
             throw PackageError.mismatch("the compressed copy of \(item.path) is missing from the workspace")
         }
@@ -27,7 +27,7 @@ struct CompressedImage {
         var edits = ProjectManifest.Edits()
         edits.maxWidth = spec.maxWidth
         edits.maxHeight = spec.maxHeight
-        let format = Self.format(for: loaded)
+        let format = spec.format ?? Self.format(for: loaded)
         let (image, path) = try PhotoFrames.render(edits, image: loaded, path: item.path, format: format, profile: spec.profile,
                                                    limits: spec.settings.imageLimits, gpu: gpu)
         let data = try encode(image, format: format)

@@ -1,4 +1,5 @@
 import Foundation
+import JobEngine
 import TaskContract
 
 /// One file a batch job works on, and the name its output gets.
@@ -20,15 +21,19 @@ public enum InputCollector {
     ]
 
     /// The items, in a fixed order: each input in turn, a folder's files sorted by path.
-    /// - Throws: ``InputError`` for an input that does not exist.
-    public static func collect(_ inputs: [String]) throws -> [InputItem] {
+    /// - Parameter keepingMissing: list an input that does not exist as an item (planning then
+    ///   finds it unusable and, with `--skip-bad`, leaves it out) instead of throwing.
+    /// - Throws: ``UnusableInputs`` naming every input that does not exist.
+    public static func collect(_ inputs: [String], keepingMissing: Bool = false) throws -> [InputItem] {
         var items: [InputItem] = []
         var taken: Set<String> = []
+        var missing: [ItemFailure] = []
         for input in inputs {
             let url = URL(fileURLWithPath: input).standardizedFileURL
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-                throw InputError(message: "\(input) does not exist")
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) || keepingMissing else {
+                missing.append(ItemFailure(item: input, reason: "does not exist"))
+                continue
             }
             let files = isFolder.boolValue ? try filesInside(url) : [(url, url.deletingPathExtension().lastPathComponent)]
             for (file, base) in files {
@@ -42,6 +47,7 @@ public enum InputCollector {
                 items.append(InputItem(path: file.path, name: name, size: size))
             }
         }
+        guard missing.isEmpty else { throw UnusableInputs(failures: missing) }
         return items
     }
 

@@ -36,7 +36,7 @@ public struct ThumbnailJob: JobKind {
         }
 
         /// The job's title: states the result.
-        public var title: String { "Thumbnails of \(items.count) files" }
+        public var title: String { "Thumbnails of \(Plural.of(items.count, "file"))" }
     }
 
     /// Most items in one chunk, and most bytes of input.
@@ -71,6 +71,18 @@ public struct ThumbnailJob: JobKind {
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard !spec.items.isEmpty else { throw InputError(message: "no photos or videos were found in the inputs") }
         _ = try MediaSettings.imageFormat(spec.format)
+        if !spec.settings.skipBad {
+            try MediaLibraries.initialize()
+            _ = try UnusableInputs.collect(spec.items.indices) { index in
+                let item = spec.items[index], limits = spec.settings
+                do {
+                    _ = try AssetProbe.classify(item.path, limits: limits.mediaLimits, imageLimits: limits.imageLimits,
+                                                scanKeyframes: false)
+                } catch {
+                    throw ItemFailure(item: item.path, reason: error.personMessage)
+                }
+            }
+        }
         var batches: [[Int]] = [[]]
         var bytes: Int64 = 0
         for (index, item) in spec.items.enumerated() {

@@ -11,12 +11,13 @@ enum AssetKind: Equatable, Sendable {
 
 /// Tells images from videos by trying libvips' loaders (images) and then FFmpeg's demuxers.
 enum AssetProbe {
-    /// Classifies the file at `path`.
+    /// Classifies the file at `path`; a video's keyframes are listed unless `scanKeyframes` is false.
     /// - Throws: libvips' error at once for a file that cannot be read at all (missing, a folder,
     ///   a FIFO or device); FFmpeg's error when FFmpeg recognised a container but could not use it
     ///   (a truncated MP4); ``UnrecognisedFileError`` when neither knows the content; else
     ///   libvips' error, which is the more telling one for still images.
-    static func classify(_ path: String, limits: MediaLimits, imageLimits: ImageLimits) throws -> AssetKind {
+    static func classify(_ path: String, limits: MediaLimits, imageLimits: ImageLimits,
+                         scanKeyframes: Bool = true) throws -> AssetKind {
         let imageError: any Error
         do {
             let image = try VipsImage.load(path, limits: imageLimits)
@@ -29,7 +30,7 @@ enum AssetProbe {
         let recognised: [FFmpegError.Kind] = [.corruptMedia, .unsupportedCodec, .noVideoStream, .tooManyPixels]
         let info: MediaInfo
         do {
-            info = try MediaProbe.probe(path, limits: limits, scanKeyframes: true)
+            info = try MediaProbe.probe(path, limits: limits, scanKeyframes: scanKeyframes)
         } catch where recognised.contains(error.kind) {
             throw error
         } catch {

@@ -65,14 +65,16 @@ public struct ExportJob: JobKind {
         _ = try MediaSettings.imageFormat(spec.manifest.export.image.format)
         let settings = spec.manifest.export.video
         let encoding = try MediaSettings.videoEncoding(settings)
-        var chunks: [PlannedChunk] = []
-        for (index, asset) in spec.manifest.assets.enumerated() {
+        let chunks = try UnusableInputs.collect(spec.manifest.assets.indices) { index in
+            let asset = spec.manifest.assets[index]
             let video = VideoWork(edit: MediaSettings.videoEdit(asset.edits, maxHeight: settings.maxHeight), encoding: encoding,
                                   chunkSeconds: settings.chunkSeconds)
-            chunks += try MediaChunk.plan(item: index, path: try ExportAssets.path(of: index, in: spec), output: asset.output,
-                                          start: asset.edits.trim?.start ?? 0, end: asset.edits.trim?.end, video: video,
-                                          limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits)
-        }
+            return try MediaChunk.plan(item: index, described: ExportAssets.describe(index, in: spec),
+                                       path: try ExportAssets.path(of: index, in: spec), output: asset.output,
+                                       start: asset.edits.trim?.start ?? 0, end: asset.edits.trim?.end, video: video,
+                                       limits: spec.settings.mediaLimits, imageLimits: spec.settings.imageLimits,
+                                       skipBad: spec.settings.skipBad)
+        }.flatMap { $0 }
         return spec.settings.plan(chunks, finalizeWork: MediaChunk.packageWork(of: chunks))
     }
 

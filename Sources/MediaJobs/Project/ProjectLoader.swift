@@ -5,12 +5,24 @@ public enum ProjectLoader {
     /// The manifest's file name inside a project folder.
     public static let manifestName = "project.json"
 
-    /// Loads the project at `folder`.
+    /// Loads the project at `folder`, from its `project.json` or from `file` when given.
     /// - Throws: ``ManifestError`` naming the field, for a missing, unreadable, malformed or
     ///   invalid manifest.
-    public static func load(_ folder: URL) throws -> ProjectManifest {
-        let file = folder.appendingPathComponent(manifestName)
+    public static func load(_ folder: URL, manifest file: URL? = nil) throws -> ProjectManifest {
+        let file = file ?? folder.appendingPathComponent(manifestName)
         return try decode(try contents(of: file, in: folder), file: file.path, folder: folder)
+    }
+
+    /// The project folder and manifest a person means by `path`: a folder (its `project.json`),
+    /// or a manifest file itself (`…/project.json`, or any other `.json` file), whose folder is
+    /// the project's.
+    public static func locate(_ path: URL) -> (folder: URL, manifest: URL) {
+        var isFolder: ObjCBool = false
+        if path.pathExtension.lowercased() == "json", FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder),
+           !isFolder.boolValue {
+            return (path.deletingLastPathComponent(), path)
+        }
+        return (path, path.appendingPathComponent(manifestName))
     }
 
     /// Decodes and validates manifest text read from `file` in the project `folder`.
@@ -20,9 +32,13 @@ public enum ProjectLoader {
         do {
             manifest = try JSONDecoder().decode(ProjectManifest.self, from: data)
         } catch let error as DecodingError {
-            // Only "not valid JSON" without a field may hide a number that does not fit its type.
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let misfit = misfitNumber(in: data, file: file) {
-                throw misfit
+            // "Not valid JSON" without a field: a syntax mistake (named by line and column), or a
+            // number that does not fit its type (named by its field).
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                if let mistake = JSONSyntax.firstMistake(in: data) {
+                    throw ManifestError(file: file, field: "", problem: "is not valid JSON at \(mistake)")
+                }
+                if let misfit = misfitNumber(in: data, file: file) { throw misfit }
             }
             throw manifestError(error, file: file)
         }

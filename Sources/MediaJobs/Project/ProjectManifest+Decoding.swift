@@ -104,7 +104,8 @@ extension ExportSettings.ImageSettings: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        format = try container.decodeIfPresent(String.self, forKey: .format) ?? format
+        // Familiar spellings (`jpg`, `PNG`) mean the format; anything else stays for the validator to name.
+        format = try container.decodeIfPresent(String.self, forKey: .format).map { ImageFormat(spelling: $0)?.rawValue ?? $0 } ?? format
         quality = try container.decodeIfPresent(Int.self, forKey: .quality) ?? quality
         profile = try container.decodeChoice(ColourProfilePolicy.self, forKey: .profile) ?? profile
     }
