@@ -33,7 +33,7 @@ enum JobDescription {
         var lines = [
             "Job \(job.id.short)  \(job.request.title)",
             "  state:       \(job.state.rawValue)\(job.failure.map { " (\($0.rawValue))" } ?? "")",
-            "  progress:    \(percent(job.progress.fraction)) — \(job.progress.unitsDone)/\(job.progress.unitsTotal) units",
+            "  progress:    \(percent(job.progress.fraction)) — \(job.progress.unitsDone)/\(Plural.of(job.progress.unitsTotal, "unit"))",
             "  destination: \(job.destination.isEmpty ? "—" : job.destination)",
             "  identifier:  \(job.request.identifier)",
             "  updated:     \(iso(job.updatedAt))",
@@ -47,9 +47,19 @@ enum JobDescription {
         return lines.joined(separator: "\n")
     }
 
-    /// One row of the `jobs` table.
-    static func row(_ job: JobRecord) -> [String] {
-        [job.id.short, job.kind, job.state.rawValue, percent(job.progress.fraction), job.request.title]
+    /// One row of the `jobs` table; the destination shortened, `~` for `home`.
+    static func row(_ job: JobRecord, home: String) -> [String] {
+        [job.id.short, job.kind, job.state.rawValue, percent(job.progress.fraction), shortened(job.destination, home: home),
+         job.request.title]
+    }
+
+    /// A path for a table: `~` for the home folder, and at most `limit` characters, keeping its
+    /// end (where the file's name is) after `…`.
+    static func shortened(_ path: String, home: String, limit: Int = 40) -> String {
+        guard !path.isEmpty else { return "—" }
+        var text = path
+        if !home.isEmpty, home != "/", text == home || text.hasPrefix(home + "/") { text = "~" + text.dropFirst(home.count) }
+        return text.count <= limit ? text : "…" + text.suffix(limit - 1)
     }
 
     /// What the person can do next with a job in its state.

@@ -1,28 +1,38 @@
 import Foundation
 
-/// `mediajob jobs`: lists every job in the state folder.
+/// `mediajob jobs`: lists the jobs in the store.
 enum JobsCommand: Command {
     static let name = "jobs"
-    static let synopsis = "[--json] [--state-dir DIR] [--store URL]"
-    static let summary = "List jobs with their state and progress"
+    static let synopsis = "[--all] [--json] [--state-dir DIR] [--store URL]"
+    static let summary = "List jobs with their state, progress and destination"
     static let discussion = """
-        Lists every job in the store (the state folder's, or --store's), oldest first. A job whose
-        process vanished shows as interrupted: nothing resumes by itself; resume, restart or discard it.
-        With --json, prints an array of the objects `status --json` prints.
+        Lists the jobs in the store (the state folder's, or --store's), oldest first, with where
+        each one's result goes. A job whose process vanished shows as interrupted: nothing
+        resumes by itself; resume, restart or discard it. Discarded jobs, and submissions refused
+        before any work (an existing output, unusable inputs, no free slot), are kept in the
+        journal but listed only with --all. With --json, prints an array of the objects
+        `status --json` prints.
         """
-    static let options = CommonOptions.jobStore + [CommonOptions.json]
+    static let options = [OptionSpec.flag("all", "list discarded jobs and refused submissions too")]
+        + CommonOptions.jobStore + [CommonOptions.json]
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
-        let jobs = try context.openScheduler().jobs()
+        let all = context.arguments.has("all")
+        let kept = try context.openScheduler().jobs()
+        let jobs = kept.filter { all || ![.rejected, .discarded].contains($0.state) }
         if context.json {
             let data = try JSONSerialization.data(withJSONObject: jobs.map { JobDescription.json($0) },
                                                   options: [.sortedKeys, .withoutEscapingSlashes])
             context.console.out(String(decoding: data, as: UTF8.self))
         } else if jobs.isEmpty {
-            context.console.out("No jobs yet. Start one with: mediajob selftest")
+            context.console.err(kept.isEmpty ? "No jobs yet. Start one with: mediajob selftest"
+                                : "No jobs to show; \(kept.count == 1 ? "one discarded or refused job is" : "\(kept.count) discarded or refused jobs are") "
+                                + "listed with: mediajob jobs --all\(context.stateDirectoryArgument)")
         } else {
-            context.console.out(JobDescription.table(["JOB", "KIND", "STATE", "DONE", "TITLE"], jobs.map(JobDescription.row)))
+            let home = context.environment["HOME"] ?? NSHomeDirectory()
+            context.console.out(JobDescription.table(["JOB", "KIND", "STATE", "DONE", "DESTINATION", "TITLE"],
+                                                     jobs.map { JobDescription.row($0, home: home) }))
         }
         return ExitCode.completed
     }

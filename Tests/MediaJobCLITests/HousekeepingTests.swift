@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// Keeping the state folder readable (issue 14): `jobs` shows where each job's result goes and
+/// lists discarded jobs and refused submissions only when asked.
+@Suite struct HousekeepingTests {
+    @Test func jobsShowsDestinationsAndHidesDiscardedAndRefusedUnlessAll() throws {
+        let fixture = CLIFixture()
+        let done = try fixture.run("selftest", fixture.selftest(units: 2, unitMilliseconds: 1, output: "done.json"))
+        #expect(done.status == 0, "\(done.stderr)")
+        let doneID = try #require(done.events.first?[string: "job_id"])
+        let refused = try fixture.run("selftest", fixture.selftest(units: 3, unitMilliseconds: 1, output: "done.json"))
+        #expect(refused.status == 65, "the output exists: \(refused.stderr)")
+        let refusedID = try #require(refused.events.last?[string: "job_id"])
+        let failed = try fixture.run("selftest", fixture.selftest(units: 3, unitMilliseconds: 1, output: "gone.json") + ["--fail-at", "2"])
+        let failedID = try #require(failed.events.first?[string: "job_id"])
+        #expect(try fixture.run("discard", [failedID]).status == 0)
+
+        let listed = try fixture.run("jobs")
+        #expect(listed.status == 0)
+        let lines = listed.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("JOB ") == true && lines.first?.contains("DESTINATION") == true, "\(listed.stdout)")
+        #expect(lines.count == 2, "the header and the completed job only: \(listed.stdout)")
+        #expect(lines.last?.hasPrefix(String(doneID.prefix(8))) == true)
+        #expect(lines.last?.contains("done.json") == true, "its destination: \(listed.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(try fixture.run("jobs", ["--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(json?.compactMap { $0[string: "job_id"] } == [doneID])
+
+        let all = try fixture.run("jobs", ["--all"]).stdout
+        for id in [doneID, refusedID, failedID] { #expect(all.contains(id.prefix(8)), "--all lists \(id)") }
+        // The refused submission is still in the journal.
+        let journal = try fixture.run("status", [refusedID, "--journal"])
+        let ended = journal.events.first { $0[string: "event"] == "ended" }
+        #expect((ended?["detail"] as? [String: Any])?[string: "outcome"] == "rejected", "\(journal.stdout)")
+    }
+}
