@@ -18,7 +18,7 @@ public struct ItemFailure: CategorizedError, Equatable {
     public var message: String { "\(item): \(reason)" }
 
     /// ``message`` without a closing full stop, to be joined with others in one sentence.
-    public var clause: String { message.hasSuffix(".") ? String(message.dropLast()) : message }
+    package var clause: String { message.hasSuffix(".") ? String(message.dropLast()) : message }
 }
 
 /// The job's chunks all ran, but some items were bad.

@@ -1,7 +1,7 @@
 /// A count with its noun, singular only for one: `1 file`, `0 files`, `3 files`.
-public enum Plural {
+package enum Plural {
     /// `count` and `noun`, or `plural` (default: `noun` + `s`) unless `count` is one.
-    public static func of(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    package static func of(_ count: Int, _ noun: String, plural: String? = nil) -> String {
         "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 }

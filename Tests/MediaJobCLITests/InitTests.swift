@@ -1,5 +1,6 @@
 import Archive
 import EngineTestKit
+import MediaTestKit
 import Foundation
 import Testing
 
