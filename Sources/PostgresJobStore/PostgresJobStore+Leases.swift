@@ -8,10 +8,18 @@ import TaskContract
 /// renewal that reports a cancel, commit only under the current epoch, and rescue of expired
 /// leases by whoever claims next (no leader).
 extension PostgresJobStore {
+    /// The package stage's index among its job's chunks: it is leased like a chunk, once every other
+    /// chunk of the job is done, and never listed by ``chunks(of:)``.
+    public static let packageIndex = -1
+
+    /// What the package stage is, as a chunk.
+    static let packageChunk = PlannedChunk(key: "package", stage: .package)
+
     /// Claims the next chunk nobody holds, or whose lease expired (a rescue), of the oldest
     /// queued or running job (or of `job` only): gives it a new epoch and a lease of `lease` from
     /// the database's now, and journals `claimed`. Chunks other workers are claiming at this very
-    /// moment are skipped, never waited for.
+    /// moment are skipped, never waited for. A job's package stage (``packageIndex``) is claimed
+    /// like a chunk, after its other chunks, once they are all done.
     /// - Parameters:
     ///   - worker: who claims (host and process, for the journal and for `status`).
     ///   - lease: how long the lease lasts unless renewed.
@@ -49,8 +57,9 @@ extension PostgresJobStore {
     /// Records the chunk done under `lease`, in one transaction, only if the chunk's epoch is
     /// still the lease's: marks it done with its output (``ChunkLease/outputName``), cost and
     /// executor, moves the job's progress (never backwards: a snapshot behind the stored one is
-    /// not stored), learns the cost, and journals the checkpoint with its epoch. Otherwise
-    /// journals `commit_refused` and changes nothing else.
+    /// not stored), learns the cost, and journals the checkpoint with its epoch; for the package
+    /// stage, completes the job with `checkpoint`'s progress and journals `ended` instead.
+    /// Otherwise journals `commit_refused` and changes nothing else.
     /// - Parameters:
     ///   - lease: the lease the chunk ran under.
     ///   - checkpoint: the chunk's cost, executor and the progress that includes it.
@@ -67,6 +76,13 @@ extension PostgresJobStore {
                                              detail: detail.merging(["chunk": String(lease.chunkIndex)]) { $1 }),
                                 on: connection)
                 return .refused
+            }
+            guard lease.chunkIndex != Self.packageIndex else {
+                try Self.apply(StateChange(state: .completed, progress: checkpoint.progress, clearsCancel: true), to: lease.jobID,
+                               journal: JournalEntry(jobID: lease.jobID, event: .ended,
+                                                     detail: detail.merging(["outcome": "completed"]) { $1 }),
+                               on: connection)
+                return .committed
             }
             let stored = try connection.query(Statements.job, lease.jobID.rawValue).map(PostgresJobRow.record).first?.progress
             let progress = stored.map { $0.fraction > checkpoint.progress.fraction ? $0 : checkpoint.progress }
@@ -102,7 +118,8 @@ extension PostgresJobStore.Statements {
             WHERE j.state IN ('queued', 'running') AND NOT c.done
                 AND (c.lease_owner IS NULL OR c.lease_expires_at <= now())
                 AND ($1::text IS NULL OR c.job_id = $1::text)
-            ORDER BY j.queue_seq, c.idx
+                AND (c.idx >= 0 OR NOT EXISTS (SELECT 1 FROM chunks o WHERE o.job_id = c.job_id AND o.idx >= 0 AND NOT o.done))
+            ORDER BY j.queue_seq, c.idx < 0, c.idx
             LIMIT 1
             FOR UPDATE OF c SKIP LOCKED
         )

@@ -20,12 +20,12 @@ extension PostgresJobStore {
             ORDER BY queue_seq LIMIT 1
             """)
         static let chunks = PreparedStatement(
-            "mediajob_chunks", "SELECT idx, plan, done, cost_s, executor FROM chunks WHERE job_id = $1 ORDER BY idx")
+            "mediajob_chunks", "SELECT idx, plan, done, cost_s, executor FROM chunks WHERE job_id = $1 AND idx >= 0 ORDER BY idx")
         static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT id FROM jobs WHERE id = $1 FOR UPDATE")
         static let countDone = PreparedStatement(
-            "mediajob_count_done", "SELECT count(*) AS done FROM chunks WHERE job_id = $1 AND done")
+            "mediajob_count_done", "SELECT count(*) AS done FROM chunks WHERE job_id = $1 AND idx >= 0 AND done")
         static let markDone = PreparedStatement("mediajob_mark_done", """
-            UPDATE chunks SET done = true, cost_s = $3, executor = $4, done_at = $5 WHERE job_id = $1 AND idx = $2
+            UPDATE chunks SET done = true, cost_s = $3, executor = $4, done_at = $5 WHERE job_id = $1 AND idx = $2 AND idx >= 0
             """)
         static let setProgress = PreparedStatement(
             "mediajob_set_progress", "UPDATE jobs SET progress = $2, updated_at = $3 WHERE id = $1")

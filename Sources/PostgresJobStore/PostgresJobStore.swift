@@ -62,6 +62,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             for (index, chunk) in chunks.enumerated() {
                 try connection.query(Statements.insertChunk, job.id.rawValue, index, try PostgresJobRow.encode(chunk))
             }
+            try connection.query(Statements.insertChunk, job.id.rawValue, Self.packageIndex, try PostgresJobRow.encode(Self.packageChunk))
             try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]),
                             on: connection)
             return job
@@ -105,27 +106,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
-        try transaction { connection in
-            let key = id.rawValue
-            let now = Date().timeIntervalSince1970
-            if change.state == .queued {
-                try connection.query(Statements.requeue, key, try Self.nextQueueSequence(connection))
-            }
-            let changed = try connection.query(
-                Statements.setState, key, change.state.rawValue, change.failure?.rawValue, change.rejection?.rawValue,
-                change.message, now, change.ownerPID.map(Int.init))
-            guard changed.rowsAffected == 1 else { throw PostgresStoreError.noSuchJob(id) }
-            if let progress = change.progress {
-                try connection.query(Statements.setProgress, key, try PostgresJobRow.encode(progress), now)
-                if change.state == .completed, let kind: String = try connection.query(Statements.kind, key).first?["kind"] {
-                    try Self.learn(progress.costs.estimates, kind: kind, on: connection)
-                }
-            }
-            if change.clearsCancel {
-                try connection.query(Statements.clearCancel, key)
-            }
-            if let event { try Self.append(event, on: connection) }
-        }
+        try transaction { try Self.apply(change, to: id, journal: event, on: $0) }
     }
 
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
@@ -193,6 +174,30 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                 try connection.reset()
             }
         }
+    }
+
+    /// Sets a job's state and what goes with it, and journals `event`, inside the caller's transaction.
+    /// - Throws: ``PostgresStoreError/noSuchJob(_:)``.
+    static func apply(_ change: StateChange, to id: JobID, journal event: JournalEntry?, on connection: Connection) throws {
+        let key = id.rawValue
+        let now = Date().timeIntervalSince1970
+        if change.state == .queued {
+            try connection.query(Statements.requeue, key, try nextQueueSequence(connection))
+        }
+        let changed = try connection.query(
+            Statements.setState, key, change.state.rawValue, change.failure?.rawValue, change.rejection?.rawValue,
+            change.message, now, change.ownerPID.map(Int.init))
+        guard changed.rowsAffected == 1 else { throw PostgresStoreError.noSuchJob(id) }
+        if let progress = change.progress {
+            try connection.query(Statements.setProgress, key, try PostgresJobRow.encode(progress), now)
+            if change.state == .completed, let kind: String = try connection.query(Statements.kind, key).first?["kind"] {
+                try learn(progress.costs.estimates, kind: kind, on: connection)
+            }
+        }
+        if change.clearsCancel {
+            try connection.query(Statements.clearCancel, key)
+        }
+        if let event { try append(event, on: connection) }
     }
 
     /// Locks the job's row, which orders the checkpoints of one job so that exactly one of them is

@@ -82,6 +82,15 @@ enum PostgresSchema {
             "ALTER TABLE chunks ADD COLUMN lease_expires_at timestamptz",
             "ALTER TABLE chunks ADD COLUMN output text",
         ]),
+        // The package stage is one more chunk, at index -1, leased like the others once every other
+        // chunk of its job is done; jobs stored before this migration get theirs here.
+        Migration("4-package-chunks", [
+            """
+            INSERT INTO chunks (job_id, idx, plan)
+            SELECT id, -1, convert_to('{"key":"package","stage":"package"}', 'UTF8') FROM jobs
+            ON CONFLICT (job_id, idx) DO NOTHING
+            """,
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).
