@@ -24,12 +24,15 @@ public struct ScriptedJob: JobKind {
     public typealias Hook = @Sendable (_ index: Int, _ context: JobContext) async throws -> Void
 
     public let name: String
+    /// Whether the engine writes `<stage> <done>/<total>` into the subtitle at each checkpoint.
+    public let showsCountsInSubtitle: Bool
     /// Counts of chunk starts and commits.
     public let log = RunLog()
     private let hook: Hook
 
-    public init(name: String = "scripted", hook: @escaping Hook = { _, _ in }) {
+    public init(name: String = "scripted", showsCountsInSubtitle: Bool = false, hook: @escaping Hook = { _, _ in }) {
         self.name = name
+        self.showsCountsInSubtitle = showsCountsInSubtitle
         self.hook = hook
     }
 

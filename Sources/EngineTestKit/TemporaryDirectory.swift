@@ -6,7 +6,7 @@ public final class TemporaryDirectory: Sendable {
     public let url: URL
 
     public init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("mediajob-test-\(UUID().uuidString)")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("test-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

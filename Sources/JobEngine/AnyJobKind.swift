@@ -6,17 +6,21 @@ struct AnyJobKind: Sendable {
     let name: String
     let defaultCosts: [Stage: Double]
     let maxChunksAtOnce: Int?
+    let showsCountsInSubtitle: Bool
     let plan: @Sendable (Data) throws -> JobPlan
     /// The work key of stored settings: the kind's name and its work identity as canonical JSON.
     let workKey: @Sendable (Data) throws -> String
     let run: @Sendable (PlannedChunk, Data, JobContext) async throws -> String?
     let finalize: @Sendable (Data, [PlannedChunk], JobContext) async throws -> URL
     private let specType: Any.Type
+    /// The name of the kind's settings type, for errors.
+    var specTypeName: String { "\(specType)" }
 
     init<Kind: JobKind>(_ kind: Kind) {
         name = kind.name
         defaultCosts = kind.defaultCosts
         maxChunksAtOnce = kind.maxChunksAtOnce
+        showsCountsInSubtitle = kind.showsCountsInSubtitle
         specType = Kind.Spec.self
         plan = { try kind.plan(try Self.decode(Kind.Spec.self, from: $0)) }
         workKey = { [name = kind.name] in

@@ -32,8 +32,16 @@ public protocol JobKind: Sendable {
     /// The job's settings, stored as JSON so that a resumed job runs with the same ones.
     associatedtype Spec: Codable & Sendable
 
-    /// The identifier component after `mediajob.`, for example `export`.
+    /// The kind's name, unique among the kinds registered on one scheduler: recorded with each
+    /// job (``JobRecord/kind``) and naming what the engine learns of the kind's costs. Which
+    /// tasks are jobs of this kind is said by the permitted identifier it is registered under
+    /// (``JobScheduler/register(_:permitted:)``), never by this name.
     var name: String { get }
+
+    /// Whether the engine writes the committed count into the task's subtitle at each checkpoint
+    /// (`<stage> <done>/<total>`, for example `encode 5/8`). `false`, the default: the subtitle
+    /// stays what the request and the kind (through ``JobContext/task``) set.
+    var showsCountsInSubtitle: Bool { get }
 
     /// Seconds one unit of work of each stage is expected to take before anything was measured
     /// (stages without one: 1 s).
@@ -58,7 +66,7 @@ public protocol JobKind: Sendable {
     /// A plan is a function of the settings and the inputs only, never of the machine that plans
     /// it (its CPUs, memory or GPU): any process, on any machine, that plans the same job gets the
     /// same chunks. How many chunks run at once is the running process's choice
-    /// (``JobScheduler/init(store:lockDirectory:probe:maxConcurrentJobs:chunksAtOnce:queuePollInterval:cancelPollInterval:hostCondition:)``).
+    /// (``JobScheduler/init(store:lockDirectory:probe:maxConcurrentJobs:chunksAtOnce:queuePollInterval:cancelPollInterval:hostCondition:workspacePrefix:)``).
     /// - Throws: an error conforming to ``CategorizedError`` with `.invalidInput` for bad input;
     ///   the submission is then rejected and nothing is written.
     func plan(_ spec: Spec) throws -> JobPlan
@@ -78,6 +86,8 @@ extension JobKind {
     public var defaultCosts: [Stage: Double] { [:] }
 
     public var maxChunksAtOnce: Int? { nil }
+
+    public var showsCountsInSubtitle: Bool { false }
 
     public func workIdentity(of spec: Spec) throws -> any Encodable { spec }
 }

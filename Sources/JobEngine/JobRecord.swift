@@ -4,6 +4,9 @@ import TaskContract
 /// A job as the store keeps it.
 public struct JobRecord: Sendable, Equatable {
     public var id: JobID
+    /// The name of the job's kind (``JobKind/name``), as registered when it was submitted; empty
+    /// for a submission rejected before any kind took it.
+    public var kind: String
     /// The request the job was submitted with.
     public var request: TaskRequest
     /// The job kind's own settings, as JSON.
@@ -33,11 +36,12 @@ public struct JobRecord: Sendable, Equatable {
     public var ownerPID: Int32?
 
     public init(
-        id: JobID, request: TaskRequest, spec: Data, workKey: String, destination: String,
+        id: JobID, kind: String, request: TaskRequest, spec: Data, workKey: String, destination: String,
         workspace: String, overwrite: Bool, state: JobState,
         progress: ProgressSnapshot, createdAt: Date = Date()
     ) {
         self.id = id
+        self.kind = kind
         self.request = request
         self.spec = spec
         self.workKey = workKey
@@ -50,9 +54,6 @@ public struct JobRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = createdAt
     }
-
-    /// The job kind, from the identifier.
-    public var kind: String { request.identifier.kind }
 
     /// The outcome the stored state stands for, when the job has ended.
     public var outcome: TaskOutcome? {

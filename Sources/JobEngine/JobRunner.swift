@@ -132,7 +132,9 @@ struct JobRunner {
                             jobID: record.id, chunkIndex: finished.chunk.index, stage: finished.chunk.plan.stage,
                             kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next.snapshot))
                         tracker = next
-                        task.updateTitle(task.title, subtitle: Self.subtitle(for: tracker.snapshot))
+                        if kind.showsCountsInSubtitle {
+                            task.updateTitle(task.title, subtitle: Self.subtitle(for: tracker.snapshot))
+                        }
                         task.publish(tracker.snapshot)
                     } catch {
                         failure = error

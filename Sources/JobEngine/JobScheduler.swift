@@ -27,9 +27,13 @@ public final class JobScheduler: Sendable {
     /// What holds all work for now (for example ``ThermalGuard``); `nil` when nothing does.
     public let hostCondition: (any HostCondition)?
 
+    /// What the workspaces of this scheduler's jobs are named by: `.<destination>.<prefix>-<job>`.
+    public let workspacePrefix: String
+
     let locks: LockDirectory
     private let probe: any ResourceProbe
-    private let kinds = Mutex<[String: (permitted: TaskIdentifier, kind: AnyJobKind)]>([:])
+    /// The registered kinds, each under its permitted identifier; no two permitted identifiers overlap.
+    private let kinds = Mutex<[(permitted: TaskIdentifier, kind: AnyJobKind)]>([])
 
     /// Creates a scheduler over a store.
     /// - Parameters:
@@ -41,11 +45,18 @@ public final class JobScheduler: Sendable {
     ///   - chunksAtOnce: how many chunks of one job this process runs at once; at least 1.
     ///   - hostCondition: what holds all work for now: running jobs pause at their next chunk
     ///     boundary, and ``resume(_:strategy:)`` refuses, while it says so.
+    ///   - workspacePrefix: the program's word in its jobs' workspace names,
+    ///     `.<destination>.<prefix>-<job>`: letters, digits, `-` and `_`.
+    /// - Throws: ``SchedulerError/invalidWorkspacePrefix(_:)``, or ``FileSystemError`` when the lock
+    ///   folder cannot be made.
     public init(
         store: any JobStore, lockDirectory: URL, probe: any ResourceProbe = FixedResourceProbe(),
         maxConcurrentJobs: Int, chunksAtOnce: Int = 1, queuePollInterval: Duration = .milliseconds(100),
-        cancelPollInterval: Duration = .seconds(1), hostCondition: (any HostCondition)? = nil
+        cancelPollInterval: Duration = .seconds(1), hostCondition: (any HostCondition)? = nil,
+        workspacePrefix: String = "job"
     ) throws {
+        guard Workspace.isValidPrefix(workspacePrefix) else { throw SchedulerError.invalidWorkspacePrefix(workspacePrefix) }
+        self.workspacePrefix = workspacePrefix
         self.store = store
         self.locks = try LockDirectory(directory: lockDirectory)
         self.probe = probe
@@ -56,52 +67,74 @@ public final class JobScheduler: Sendable {
         self.hostCondition = hostCondition
     }
 
-    /// Registers the handler for a kind of job, under the permitted identifier
-    /// `mediajob.<name>.*` unless another is given.
-    /// - Throws: ``SchedulerError/alreadyRegistered(_:)`` when the kind has a handler already.
-    public func register<Kind: JobKind>(_ kind: Kind, permitted: TaskIdentifier? = nil) throws {
-        let permitted = try permitted ?? TaskIdentifier("\(TaskIdentifier.prefix).\(kind.name).*")
+    /// Registers the handler for a kind of job under the permitted identifier its program owns,
+    /// for example `com.example.myapp.hash.*`: every task whose identifier it admits
+    /// (``TaskIdentifier/matches(_:)``) is a job of this kind, whatever its kind is named.
+    /// - Throws: ``SchedulerError/alreadyRegistered(_:)`` when a kind of that name has a handler
+    ///   already; ``SchedulerError/overlappingPermission(_:registered:kind:)`` when an identifier
+    ///   could match both `permitted` and a registered one, so one of them would never be reached.
+    public func register<Kind: JobKind>(_ kind: Kind, permitted: TaskIdentifier) throws {
         try kinds.withLock { kinds in
-            guard kinds[kind.name] == nil else { throw SchedulerError.alreadyRegistered(kind.name) }
-            kinds[kind.name] = (permitted, AnyJobKind(kind))
+            guard !kinds.contains(where: { $0.kind.name == kind.name }) else {
+                throw SchedulerError.alreadyRegistered(kind.name)
+            }
+            if let other = kinds.first(where: { $0.permitted.overlaps(permitted) }) {
+                throw SchedulerError.overlappingPermission(permitted, registered: other.permitted, kind: other.kind.name)
+            }
+            kinds.append((permitted, AnyJobKind(kind)))
         }
     }
 
-    /// Submits work: checks the request, plans the job, and either takes it into this process
-    /// (``Submission/created(_:)``) or finds the same work already unfinished
-    /// (``Submission/existing(_:)``).
+    /// Submits work: checks the request, looks for the same work unfinished
+    /// (``Submission/existing(_:)``), and otherwise plans the job and takes it into this process
+    /// (``Submission/created(_:)``).
     ///
+    /// The same work is found before planning, by the kind's ``JobKind/workIdentity(of:)``; when
+    /// planning then fails (an input has moved or changed since), an unfinished job with exactly
+    /// these settings is the same work too, and is returned instead of a new rejected job.
     /// A `.fail` request that finds no free capacity is refused at once; a `.queue` request is
     /// queued and waits in ``run(_:)``.
-    /// - Throws: ``SchedulerError/rejected(_:_:)`` for an unregistered identifier, a required
-    ///   resource that is not supported, invalid input, an existing destination or no capacity;
-    ///   the rejection is recorded.
+    /// - Throws: ``SchedulerError/rejected(_:_:)`` for an unregistered identifier, settings of
+    ///   another type than the kind's, a required resource that is not supported, invalid input,
+    ///   an existing destination or no capacity; the rejection is recorded.
     public func submit<Spec: Codable & Sendable>(_ request: TaskRequest, spec: Spec) throws -> Submission {
         let id = try newJobID(for: request.identifier)
         let specData = try AnyJobKind.encode(spec)
-        guard let kind = registeredKind(for: request.identifier), kind.accepts(Spec.self) else {
+        guard let kind = registeredKind(for: request.identifier) else {
             throw try reject(id, request, specData, .unregisteredIdentifier(request.identifier))
         }
-        if let reason = probe.unsupportedReason(for: request.requiredResources) {
-            throw try reject(id, request, specData, .unsupportedResource(reason))
+        guard kind.accepts(Spec.self) else {
+            throw try reject(id, request, specData,
+                             .wrongSettingsType(kind: kind.name, expected: kind.specTypeName, given: "\(Spec.self)"),
+                             kind: kind)
         }
-        let plan: JobPlan, workKey: String
+        if let reason = probe.unsupportedReason(for: request.requiredResources) {
+            throw try reject(id, request, specData, .unsupportedResource(reason), kind: kind)
+        }
+        let workKey: String
         do {
-            plan = try kind.plan(specData)
             workKey = try kind.workKey(specData)
         } catch {
-            throw try reject(id, request, specData, .invalidInput(error.personMessage))
+            throw try reject(id, request, specData, .invalidInput(error.personMessage), kind: kind)
         }
         if let existing = try store.unfinishedJob(workKey: workKey) {
             return .existing(try refreshed(existing))
         }
+        let plan: JobPlan
+        do {
+            plan = try kind.plan(specData)
+        } catch {
+            if let existing = try unfinishedJob(kind: kind, spec: specData) { return .existing(try refreshed(existing)) }
+            throw try reject(id, request, specData, .invalidInput(error.personMessage), kind: kind)
+        }
         if !plan.overwrite, DurableFiles.exists(plan.destination) {
-            throw try reject(id, request, specData, .destinationExists(path: plan.destination.path))
+            throw try reject(id, request, specData, .destinationExists(path: plan.destination.path), kind: kind)
         }
         let lock = try JobLock.acquire(locks.url(for: id))
         var record = JobRecord(
-            id: id, request: request, spec: specData, workKey: workKey, destination: plan.destination.path,
-            workspace: Workspace.beside(plan.destination, for: id).directory.path, overwrite: plan.overwrite,
+            id: id, kind: kind.name, request: request, spec: specData, workKey: workKey, destination: plan.destination.path,
+            workspace: Workspace.beside(plan.destination, for: id, prefix: workspacePrefix).directory.path,
+            overwrite: plan.overwrite,
             state: .queued,
             progress: ProgressSnapshot(unitsTotal: plan.chunks.count, finalizeWork: plan.finalizeWork,
                                        costs: UnitCostModel(seeds: kind.defaultCosts)))
@@ -110,7 +143,8 @@ public final class JobScheduler: Sendable {
             // Check and take the slot under one admission lock, so two `.fail` requests never share it.
             record = try withAdmission {
                 guard try hasCapacity(for: nil) else {
-                    throw try reject(id, request, specData, .noCapacity(slots: maxConcurrentJobs, jobStays: nil))
+                    throw try reject(id, request, specData, .noCapacity(slots: maxConcurrentJobs, jobStays: nil),
+                                     kind: kind)
                 }
                 record.state = .running
                 let inserted = try store.insert(record, chunks: plan.chunks)
@@ -216,6 +250,11 @@ public final class JobScheduler: Sendable {
         return JobID(rawValue: suffix)
     }
 
+    /// An unfinished job of `kind` submitted with exactly `spec`.
+    private func unfinishedJob(kind: AnyJobKind, spec: Data) throws -> JobRecord? {
+        try store.jobs().first { !$0.state.isFinished && $0.kind == kind.name && $0.spec == spec }
+    }
+
     /// How many chunks of a job of `kind` this process runs at once: ``chunksAtOnce``, or fewer
     /// when the kind allows fewer.
     func chunksAtOnce(for kind: AnyJobKind?) -> Int {
@@ -234,15 +273,15 @@ public final class JobScheduler: Sendable {
                                                    detail: ["was": job.state.rawValue]))
     }
 
+    /// The kind registered under the permitted identifier that admits `identifier`.
     func registeredKind(for identifier: TaskIdentifier) -> AnyJobKind? {
-        kinds.withLock { kinds in
-            guard let entry = kinds[identifier.kind], entry.permitted.matches(identifier) else { return nil }
-            return entry.kind
-        }
+        kinds.withLock { kinds in kinds.first { $0.permitted.matches(identifier) }?.kind }
     }
 
-    private func reject(_ id: JobID, _ request: TaskRequest, _ spec: Data, _ rejection: Rejection) throws -> SchedulerError {
-        var record = JobRecord(id: id, request: request, spec: spec, workKey: "rejected \(id)", destination: "",
+    private func reject(_ id: JobID, _ request: TaskRequest, _ spec: Data, _ rejection: Rejection,
+                        kind: AnyJobKind? = nil) throws -> SchedulerError {
+        var record = JobRecord(id: id, kind: kind?.name ?? "", request: request, spec: spec, workKey: "rejected \(id)",
+                               destination: "",
                                workspace: "", overwrite: false, state: .rejected,
                                progress: ProgressSnapshot(unitsTotal: 0, costs: UnitCostModel()))
         record.rejection = rejection.reason

@@ -5,6 +5,9 @@ import TaskContract
 public enum Rejection: Sendable, Equatable {
     /// No kind is registered for the identifier.
     case unregisteredIdentifier(TaskIdentifier)
+    /// The settings are not of the type the identifier's kind takes: a programming error in the
+    /// submitting program.
+    case wrongSettingsType(kind: String, expected: String, given: String)
     /// A required resource is not supported here; the probe's reason.
     case unsupportedResource(String)
     /// The kind refused the settings while planning; its message.
@@ -20,7 +23,7 @@ public enum Rejection: Sendable, Equatable {
         switch self {
         case .unregisteredIdentifier: .unregisteredIdentifier
         case .unsupportedResource: .unsupportedResource
-        case .invalidInput, .destinationExists: .invalidInput
+        case .invalidInput, .destinationExists, .wrongSettingsType: .invalidInput
         case .noCapacity: .noCapacity
         }
     }
@@ -29,6 +32,8 @@ public enum Rejection: Sendable, Equatable {
     public var message: String {
         switch self {
         case .unregisteredIdentifier(let identifier): "no handler is registered for \(identifier)"
+        case .wrongSettingsType(let kind, let expected, let given):
+            "'\(kind)' jobs take settings of type \(expected), not \(given)"
         case .unsupportedResource(let reason): "the GPU is required but not usable: \(reason)"
         case .invalidInput(let message): message
         case .destinationExists(let path): "\(path) already exists"

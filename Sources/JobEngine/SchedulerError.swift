@@ -10,6 +10,11 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
     case rejected(JobID, Rejection)
     /// A handler was registered twice for the same kind.
     case alreadyRegistered(String)
+    /// A kind's permitted identifier admits identifiers that a registered one (of the named kind)
+    /// admits too, so one of the two could never be reached.
+    case overlappingPermission(TaskIdentifier, registered: TaskIdentifier, kind: String)
+    /// A workspace prefix with characters other than letters, digits, `-` and `_`.
+    case invalidWorkspacePrefix(String)
     /// No job has that identity or prefix.
     case noSuchJob(String)
     /// More than one job starts with that prefix.
@@ -34,6 +39,11 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
         switch self {
         case .rejected(_, let rejection): rejection.message
         case .alreadyRegistered(let kind): "a handler for '\(kind)' jobs is already registered"
+        case .overlappingPermission(let permitted, let registered, let kind):
+            "\(permitted) admits identifiers that \(registered) ('\(kind)' jobs) admits too; "
+                + "give each kind a pattern of its own, such as com.example.app.<kind>.*"
+        case .invalidWorkspacePrefix(let prefix):
+            "'\(prefix)' cannot name workspaces: use letters, digits, - and _"
         case .noSuchJob(let text): "no job matches '\(text)'"
         case .ambiguousJob(let text, let ids):
             "'\(text)' matches \(ids.count) jobs (\(ids.map(\.short).joined(separator: ", "))); give more characters"

@@ -13,10 +13,18 @@ public struct Workspace: Sendable, Equatable {
         self.directory = directory
     }
 
-    /// The workspace for job `id` publishing to `destination`: a hidden folder beside it.
-    package static func beside(_ destination: URL, for id: JobID) -> Workspace {
-        let name = ".\(destination.lastPathComponent).\(TaskIdentifier.prefix)-\(id.short)"
+    /// The workspace for job `id` publishing to `destination`: a hidden folder beside it,
+    /// `.<destination>.<prefix>-<job>`.
+    package static func beside(_ destination: URL, for id: JobID, prefix: String) -> Workspace {
+        let name = ".\(destination.lastPathComponent).\(prefix)-\(id.short)"
         return Workspace(directory: destination.deletingLastPathComponent().appendingPathComponent(name))
+    }
+
+    /// Whether `prefix` may name workspaces: letters, digits, `-` and `_`, at least one.
+    static func isValidPrefix(_ prefix: String) -> Bool {
+        !prefix.isEmpty && prefix.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_")
+        }
     }
 
     /// The path of a committed output called `name`.

@@ -5,10 +5,10 @@ import TaskContract
 /// A job as a scheduler would submit it, with a creation time that is exact in binary.
 public func makeJob(kind: String = "export", workKey: String = "work-1", state: JobState = .queued,
                     unitsTotal: Int = 3) throws -> JobRecord {
-    let identifier = try TaskIdentifier.unique(kind: kind)
+    let identifier = try TaskIdentifier("mediajob.\(kind).*").unique()
     let request = try TaskRequest(identifier: identifier, title: "Exporting Holiday", subtitle: "render")
     var job = JobRecord(
-        id: JobID(rawValue: String(identifier.rawValue.split(separator: ".").last!)),
+        id: JobID(rawValue: String(identifier.rawValue.split(separator: ".").last!)), kind: kind,
         request: request, spec: Data(#"{"crf":20}"#.utf8), workKey: workKey, destination: "/videos/holiday.mp4",
         workspace: "/videos/.holiday.mediajob", overwrite: true, state: state,
         progress: ProgressSnapshot(unitsTotal: unitsTotal, costs: UnitCostModel(seeds: [.render: 2, .encode: 4])),

@@ -64,7 +64,7 @@ struct CommandContext: Sendable {
         let probe = GPUResourceProbe()
         let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),
                                          probe: probe, maxConcurrentJobs: maxJobs, chunksAtOnce: chunkParallelism,
-                                         hostCondition: ThermalGuard(probe: hostProbe))
+                                         hostCondition: ThermalGuard(probe: hostProbe), workspacePrefix: "mediajob")
         try MediaJobKinds.register(on: scheduler, environment: media)
         try scheduler.cleanFinishedWorkspaces()
         return scheduler

@@ -64,7 +64,7 @@ enum CompressCommand: Command {
             profile: arguments.has("keep-profile") ? .keep : .srgb, metadata: arguments.has("keep-metadata") ? .all : .safe,
             format: try context.imageFormat())
         let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: try .unique(kind: "compress"), title: spec.title,
+        let request = try TaskRequest(identifier: MediaJobKinds.identifier("compress"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),
                                       requiredResources: spec.settings.gpu.requiredResources)
         return try await JobSession(context: context, scheduler: scheduler).run {

@@ -32,7 +32,7 @@ enum ErrorAdvice {
         case .noCapacity: "\(rejection.message); try again later or use --strategy queue"
         case .unsupportedResource: "\(rejection.message) (see `mediajob probe`; use --gpu auto or off)"
         case .invalidInput(let message) where UnusableInputs.describes(message): leavingOut(message)
-        case .unregisteredIdentifier, .invalidInput: rejection.message
+        case .unregisteredIdentifier, .invalidInput, .wrongSettingsType: rejection.message
         }
     }
 }

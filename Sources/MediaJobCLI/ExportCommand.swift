@@ -54,7 +54,7 @@ enum ExportCommand: Command {
         let spec = ExportJob.Spec(project: folder.path, manifest: manifest,
                                   settings: try context.batchSettings(output: output.path))
         let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: try .unique(kind: "export"), title: spec.title,
+        let request = try TaskRequest(identifier: MediaJobKinds.identifier("export"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),
                                       requiredResources: spec.settings.gpu.requiredResources)
         return try await JobSession(context: context, scheduler: scheduler).run {

@@ -39,7 +39,7 @@ enum SelfTestCommand: Command {
             output: output ?? context.stateDirectory.appendingPathComponent("selftest/result.json").path,
             overwrite: output == nil || arguments.has("overwrite"))
         let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: try .unique(kind: "selftest"), title: spec.title,
+        let request = try TaskRequest(identifier: MediaJobKinds.identifier("selftest"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy())
         return try await JobSession(context: context, scheduler: scheduler)
             .run { try scheduler.submit(request, spec: spec) }

@@ -39,7 +39,7 @@ enum ThumbnailCommand: Command {
             format: try context.imageFormat()?.rawValue ?? "jpeg", quality: try arguments.integer("quality", in: 1...100) ?? 80,
             settings: try context.batchSettings(output: output), metadata: arguments.has("keep-metadata") ? .all : .safe)
         let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: try .unique(kind: "thumbnail"), title: spec.title,
+        let request = try TaskRequest(identifier: MediaJobKinds.identifier("thumbnail"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy(),
                                       requiredResources: spec.settings.gpu.requiredResources)
         return try await JobSession(context: context, scheduler: scheduler).run {

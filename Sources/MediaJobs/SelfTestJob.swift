@@ -56,6 +56,8 @@ public struct SelfTestJob: JobKind {
 
     public var name: String { "selftest" }
 
+    public var showsCountsInSubtitle: Bool { true }
+
     public var defaultCosts: [Stage: Double] { [.render: 0.05, .encode: 0.1, .package: 0.01] }
 
     /// One unit after another, so that a stop, a kill or a fault at a step lands at a known unit.

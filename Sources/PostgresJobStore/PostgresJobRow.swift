@@ -7,7 +7,7 @@ import TaskContract
 /// and `text` columns.
 enum PostgresJobRow {
     static let columns = """
-        id, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection,
+        id, kind, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection,
         message, progress, queue_seq, created_at, updated_at, owner_pid
         """
 
@@ -17,7 +17,7 @@ enum PostgresJobRow {
     static func record(_ row: Row) throws -> JobRecord {
         let id: String = try row["id"]
         var job = JobRecord(
-            id: JobID(rawValue: id), request: try decode(TaskRequest.self, row["request"], column: "request", job: id),
+            id: JobID(rawValue: id), kind: try row["kind"], request: try decode(TaskRequest.self, row["request"], column: "request", job: id),
             spec: try row["spec"], workKey: try row["work_key"], destination: try row["destination"],
             workspace: try row["workspace"], overwrite: try row["overwrite"],
             state: try known(JobState.self, row["state"], column: "state", job: id),

@@ -5,7 +5,7 @@ import TaskContract
 /// How a ``JobRecord`` maps to a row of the `jobs` table.
 enum JobRow {
     static let columns = """
-        id, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection,
+        id, kind, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection,
         message, progress, queue_seq, created_at, updated_at, owner_pid
         """
 
@@ -15,7 +15,7 @@ enum JobRow {
     static func record(_ row: SQLiteRow) throws -> JobRecord {
         let id = try row.text("id")
         var job = JobRecord(
-            id: JobID(rawValue: id), request: try decode(TaskRequest.self, row.blob("request")), spec: try row.blob("spec"),
+            id: JobID(rawValue: id), kind: try row.text("kind"), request: try decode(TaskRequest.self, row.blob("request")), spec: try row.blob("spec"),
             workKey: try row.text("work_key"), destination: try row.text("destination"), workspace: try row.text("workspace"),
             overwrite: try row.integer("overwrite") != 0,
             state: try known(JobState.self, row.text("state"), column: "state", job: id),

@@ -3,7 +3,7 @@
 ///
 /// Mirrors `BGContinuedProcessingTaskRequest`.
 public struct TaskRequest: Sendable, Codable, Equatable {
-    /// The task's identifier, `mediajob.<kind>.<suffix>`; never a wildcard.
+    /// The task's identifier, admitted by the permitted identifier its kind is registered under; never a wildcard.
     public let identifier: TaskIdentifier
     /// States the result, for example "Exporting Holiday".
     public var title: String

@@ -33,21 +33,25 @@ struct WordCountJob: JobKind {
     }
 }
 
-/// Runs a word count as an embedding program would: durable, resumable, with progress.
+/// Runs a word count as an embedding program would: durable, resumable, with progress, under
+/// its own names (identifiers `com.example.wordcounter.count.<uuid>`, workspaces `.<report>.wordcounter-<job>`).
 func countWords(in files: [String], report: String, stateFolder: URL) async throws -> TaskOutcome {
     let store = try SQLiteJobStore(path: stateFolder.appendingPathComponent("jobs.sqlite").path)
     let scheduler = try JobScheduler(store: store, lockDirectory: stateFolder.appendingPathComponent("locks"),
-                                     maxConcurrentJobs: 1)
-    try scheduler.register(WordCountJob())
-    let request = try TaskRequest(identifier: .unique(kind: "wordcount"), title: "Counting words", subtitle: "starting")
+                                     maxConcurrentJobs: 1, workspacePrefix: "wordcounter")
+    let permitted = try TaskIdentifier("com.example.wordcounter.count.*")
+    try scheduler.register(WordCountJob(), permitted: permitted)
+    let request = try TaskRequest(identifier: permitted.unique(), title: "Counting words", subtitle: "starting")
+    let handle: JobHandle
     switch try scheduler.submit(request, spec: WordCountJob.Spec(files: files, report: report)) {
-    case .created(let handle):
-        handle.task.observe { event in
-            if case .progress(let snapshot) = event { print("\(Int(snapshot.fraction * 100))% committed") }
-        }
-        return await scheduler.run(handle)
+    case .created(let new):
+        handle = new
     case .existing(let job):
         // The same work is already a job: continue it rather than start a second.
-        return await scheduler.run(try scheduler.resume(job.id))
+        handle = try scheduler.resume(job.id)
     }
+    handle.task.observe { event in
+        if case .progress(let snapshot) = event { print("\(Int(snapshot.fraction * 100))% committed") }
+    }
+    return await scheduler.run(handle)
 }

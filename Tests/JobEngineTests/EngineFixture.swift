@@ -16,7 +16,7 @@ struct EngineFixture {
         scheduler = try JobScheduler(store: store, lockDirectory: folder.url.appendingPathComponent("locks"), probe: probe,
                                      maxConcurrentJobs: maxJobs, chunksAtOnce: chunksAtOnce, queuePollInterval: .milliseconds(5),
                                      cancelPollInterval: .milliseconds(5), hostCondition: hostCondition)
-        try scheduler.register(job)
+        try scheduler.register(job, permitted: try Self.permitted())
     }
 
     /// Settings for `units` chunks publishing to `name` in the folder.
@@ -25,7 +25,7 @@ struct EngineFixture {
     }
 
     func request(_ strategy: SubmissionStrategy = .queue, resources: TaskResources = []) throws -> TaskRequest {
-        try TaskRequest(identifier: .unique(kind: "scripted"), title: "Scripted", subtitle: "starting",
+        try TaskRequest(identifier: Self.permitted().unique(), title: "Scripted", subtitle: "starting",
                         strategy: strategy, requiredResources: resources)
     }
 
@@ -45,6 +45,9 @@ struct EngineFixture {
     func state(_ id: JobID) throws -> JobState? {
         try scheduler.jobs().first { $0.id == id }?.state
     }
+
+    /// The identifiers of the scripted kind's jobs.
+    static func permitted() throws -> TaskIdentifier { try TaskIdentifier("com.example.enginetests.scripted.*") }
 
     enum FixtureError: Error { case notCreated }
 }

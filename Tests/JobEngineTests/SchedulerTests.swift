@@ -7,12 +7,14 @@ import Testing
 @Suite struct SchedulerTests {
     @Test func registeringAKindTwiceIsAnErrorNotACrash() throws {
         let fixture = try EngineFixture()
-        #expect(throws: SchedulerError.alreadyRegistered("scripted")) { try fixture.scheduler.register(ScriptedJob()) }
+        #expect(throws: SchedulerError.alreadyRegistered("scripted")) {
+            try fixture.scheduler.register(ScriptedJob(), permitted: TaskIdentifier("com.example.other.*"))
+        }
     }
 
     @Test func submittingAnUnregisteredIdentifierIsRejectedAndRecorded() throws {
         let fixture = try EngineFixture()
-        let request = try TaskRequest(identifier: .unique(kind: "unknown"), title: "x", subtitle: "y")
+        let request = try TaskRequest(identifier: TaskIdentifier("com.example.unknown.*").unique(), title: "x", subtitle: "y")
         let error = try #require(throws: SchedulerError.self) { try fixture.scheduler.submit(request, spec: fixture.spec()) }
         guard case .rejected(let id, .unregisteredIdentifier(request.identifier)) = error else { Issue.record("\(error)"); return }
         #expect(try fixture.state(id) == .rejected)

@@ -22,7 +22,7 @@ final class CallCounter: Sendable {
 }
 
 func makeTask(unitsTotal: Int = 4) throws -> ContinuedTask {
-    let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting Holiday",
+    let request = try TaskRequest(identifier: try TaskIdentifier("mediajob.export.*").unique(), title: "Exporting Holiday",
                                   subtitle: try TaskSubtitle("render 0/\(unitsTotal)"))
     return ContinuedTask(request: request, progress: ProgressSnapshot(unitsTotal: unitsTotal, costs: UnitCostModel()))
 }
@@ -36,7 +36,7 @@ func snapshot(fraction: Double, unitsDone: Int, unitsTotal: Int = 4) -> Progress
 
 struct ContinuedTaskTests {
     @Test func taskStartsFromTheRequestAndTheGivenProgress() throws {
-        let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting", subtitle: "encode 2/4")
+        let request = try TaskRequest(identifier: try TaskIdentifier("mediajob.export.*").unique(), title: "Exporting", subtitle: "encode 2/4")
         let stored = snapshot(fraction: 0.4, unitsDone: 2)
         let task = ContinuedTask(request: request, progress: stored)
         #expect(task.identifier == request.identifier)
@@ -164,7 +164,7 @@ struct ContinuedTaskTests {
 
     @Test func completingTwiceStopsTheProcess() async {
         await #expect(processExitsWith: .failure) {
-            let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting",
+            let request = try TaskRequest(identifier: try TaskIdentifier("mediajob.export.*").unique(), title: "Exporting",
                                           subtitle: "render")
             let task = ContinuedTask(request: request,
                                      progress: ProgressSnapshot(unitsTotal: 1, costs: UnitCostModel()))
@@ -175,7 +175,7 @@ struct ContinuedTaskTests {
 
     @Test func completingOnceDoesNotStopTheProcess() async {
         await #expect(processExitsWith: .success) {
-            let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting",
+            let request = try TaskRequest(identifier: try TaskIdentifier("mediajob.export.*").unique(), title: "Exporting",
                                           subtitle: "render")
             let task = ContinuedTask(request: request,
                                      progress: ProgressSnapshot(unitsTotal: 1, costs: UnitCostModel()))

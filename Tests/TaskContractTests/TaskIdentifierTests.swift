@@ -9,6 +9,9 @@ struct TaskIdentifierTests {
         "mediajob.self_test.run-1",
         "mediajob.export.a.b.c",
         "mediajob.export.*",
+        "com.example.myapp.hash.1",
+        "com.example.myapp.hash.*",
+        "other.export.x",
     ])
     func wellFormedIdentifiersAreAccepted(_ text: String) throws {
         let identifier = try TaskIdentifier(text)
@@ -20,9 +23,10 @@ struct TaskIdentifierTests {
         "",
         "mediajob",
         "mediajob.",
-        "other.export.x",
-        "MediaJob.export.x",
+        "*",
+        ".export.x",
         "mediajob..x",
+        "com.exämple.x",
         "mediajob.export.",
         "mediajob.export x.y",
         "mediajob.export.a/b",
@@ -35,33 +39,36 @@ struct TaskIdentifierTests {
         }
     }
 
-    @Test func uniqueIdentifierNamesTheKindAndALowercaseUUID() throws {
+    @Test func aUniqueIdentifierReplacesThePatternsStarWithALowercaseUUID() throws {
         let id = UUID()
-        let identifier = try TaskIdentifier.unique(kind: "export", id: id)
-        #expect(identifier.rawValue == "mediajob.export.\(id.uuidString.lowercased())")
-        #expect(identifier.kind == "export")
+        let identifier = try TaskIdentifier("com.example.myapp.hash.*").unique(id: id)
+        #expect(identifier.rawValue == "com.example.myapp.hash.\(id.uuidString.lowercased())")
         #expect(!identifier.isWildcard)
     }
 
     @Test func uniqueIdentifiersDifferFromCallToCall() throws {
-        let first = try TaskIdentifier.unique(kind: "export")
-        let second = try TaskIdentifier.unique(kind: "export")
-        #expect(first != second)
+        let pattern = try TaskIdentifier("mediajob.export.*")
+        #expect(try pattern.unique() != pattern.unique())
     }
 
-    @Test func uniqueIdentifierRejectsAKindThatIsNotAComponent() {
-        #expect(throws: TaskContractError.self) {
-            try TaskIdentifier.unique(kind: "bad kind")
-        }
-        #expect(throws: TaskContractError.self) {
-            try TaskIdentifier.unique(kind: "a.")
+    @Test func onlyAPatternGivesUniqueIdentifiers() throws {
+        #expect(throws: TaskContractError.notAPattern("com.example.one")) {
+            try TaskIdentifier("com.example.one").unique()
         }
     }
 
-    @Test func kindIsTheComponentAfterThePrefix() throws {
-        #expect(try TaskIdentifier("mediajob.transcode.abc").kind == "transcode")
-        #expect(try TaskIdentifier("mediajob.selftest").kind == "selftest")
-        #expect(try TaskIdentifier("mediajob.export.*").kind == "export")
+    @Test(arguments: [
+        ("com.example.*", "com.example.hash.*", true),
+        ("com.example.hash.*", "com.example.*", true),
+        ("com.example.hash.*", "com.example.hashes.*", false),
+        ("com.example.hash.*", "com.example.hash.one", true),
+        ("com.example.hash.one", "com.example.hash.one", true),
+        ("com.example.hash.one", "com.example.hash.two", false),
+        ("com.example.hash", "com.example.hash.*", false),
+    ])
+    func patternsOverlapWhenOneIdentifierMatchesBoth(first: String, second: String, overlap: Bool) throws {
+        #expect(try TaskIdentifier(first).overlaps(TaskIdentifier(second)) == overlap)
+        #expect(try TaskIdentifier(second).overlaps(TaskIdentifier(first)) == overlap)
     }
 
     @Test func wildcardMatchesAnySuffixOfItsKindOnly() throws {
@@ -90,15 +97,15 @@ struct TaskIdentifierTests {
     }
 
     @Test func codableRoundTripKeepsTheTextAsAJSONString() throws {
-        let identifier = try TaskIdentifier.unique(kind: "export")
+        let identifier = try TaskIdentifier("mediajob.export.*").unique()
         let data = try JSONEncoder().encode(identifier)
         #expect(String(decoding: data, as: UTF8.self) == "\"\(identifier.rawValue)\"")
         #expect(try JSONDecoder().decode(TaskIdentifier.self, from: data) == identifier)
     }
 
     @Test func decodingRejectsInvalidText() {
-        let data = Data("\"other.export.x\"".utf8)
-        #expect(throws: TaskContractError.invalidIdentifier("other.export.x")) {
+        let data = Data("\"other..x\"".utf8)
+        #expect(throws: TaskContractError.invalidIdentifier("other..x")) {
             try JSONDecoder().decode(TaskIdentifier.self, from: data)
         }
     }

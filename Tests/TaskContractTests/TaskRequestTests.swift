@@ -11,7 +11,7 @@ struct TaskRequestTests {
     }
 
     @Test func requestKeepsWhatItWasGivenAndDefaultsToQueueing() throws {
-        let identifier = try TaskIdentifier.unique(kind: "export")
+        let identifier = try TaskIdentifier("mediajob.export.*").unique()
         let request = try TaskRequest(identifier: identifier, title: "Exporting Holiday", subtitle: "render 1/3")
         #expect(request.identifier == identifier)
         #expect(request.title == "Exporting Holiday")
@@ -21,7 +21,7 @@ struct TaskRequestTests {
     }
 
     @Test func requestSurvivesACodableRoundTrip() throws {
-        let request = try TaskRequest(identifier: try .unique(kind: "export"), title: "Exporting", subtitle: "encode 2/9",
+        let request = try TaskRequest(identifier: try TaskIdentifier("mediajob.export.*").unique(), title: "Exporting", subtitle: "encode 2/9",
                                       strategy: .fail, requiredResources: .gpu)
         let decoded = try JSONDecoder().decode(TaskRequest.self, from: try JSONEncoder().encode(request))
         #expect(decoded == request)

@@ -74,6 +74,8 @@ public struct CompressJob: JobKind {
 
     public var name: String { "compress" }
 
+    public var showsCountsInSubtitle: Bool { true }
+
     /// Seconds per unit of work on the reference machine, in the units of ``ExportJob/defaultCosts``.
     public var defaultCosts: [Stage: Double] {
         [.render: 0.03, .encode: 1 / VideoWork.referenceRate, .audio: 0.003, .package: 0.005]

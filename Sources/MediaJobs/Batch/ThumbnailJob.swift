@@ -52,6 +52,8 @@ public struct ThumbnailJob: JobKind {
 
     public var name: String { "thumbnail" }
 
+    public var showsCountsInSubtitle: Bool { true }
+
     public var defaultCosts: [Stage: Double] { [.render: 0.2, .package: 0.3] }
 
     /// The same thumbnails: the inputs (with their size and modification time), size, format,

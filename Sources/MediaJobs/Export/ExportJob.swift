@@ -40,6 +40,8 @@ public struct ExportJob: JobKind {
 
     public var name: String { "export" }
 
+    public var showsCountsInSubtitle: Bool { true }
+
     /// Seconds per unit of work on the reference machine: a megapixel of photo, a ``VideoWork``
     /// unit (one thread does 110 million a second), a second of audio, a megapixel packaged.
     public var defaultCosts: [Stage: Double] {
