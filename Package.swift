@@ -56,6 +56,11 @@ let package = Package(
             name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "PostgresJobStore", "Vips", "FFmpeg", "GPURender"]
         ),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI", "JobEngine"]),
+        // The GPU check for a machine with a GPU (Scripts/gpu-check, DEVELOPERS.md): GPURender and
+        // Vulkan only, so that it runs where libvips and FFmpeg are not installed; and the program
+        // that prepares its references and CPU figures here.
+        .executableTarget(name: "gpu-check", dependencies: ["GPURender", "Vulkan"]),
+        .executableTarget(name: "gpu-check-references", dependencies: ["MediaJobs"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
         // Media the tests make and measure with the ffmpeg, vips and exiftool command lines.
         .target(name: "MediaTestKit"),

@@ -1,5 +1,6 @@
 import CShaders
-import Foundation
+import Glibc
+import Synchronization
 import Vulkan
 
 /// Renders batches of pictures on one Vulkan device by a ``RenderRecipe``: uploads them through
@@ -36,7 +37,7 @@ public final class GPURenderer: @unchecked Sendable {
     private let yuv420: ComputePipeline
     private let plane: ComputePipeline
     private let pool: BufferPool
-    private let lock = NSLock()
+    private let lock = Mutex(())
 
     /// Opens `physical`, builds the pipelines and checks them with ``SelfTest``.
     /// - Parameter memoryBudget: bytes; default a quarter of the device-local memory, at most 2 GiB.
@@ -60,7 +61,7 @@ public final class GPURenderer: @unchecked Sendable {
     }
 
     /// Device memory the renderer's buffers hold now, in bytes.
-    public var allocatedBytes: Int { lock.withLock { pool.allocatedBytes } }
+    public var allocatedBytes: Int { lock.withLock { _ in pool.allocatedBytes } }
 
     /// How many pictures of `recipe` fit in one batch within the memory budget and the device's
     /// largest storage buffer, at most `limit`.
@@ -155,7 +156,7 @@ public final class GPURenderer: @unchecked Sendable {
                               reason: "the pictures need a \(largest >> 20) MiB buffer, over the device's limit of "
                                   + "\(device.maxStorageBufferRange >> 20) MiB")
         }
-        try lock.withLock {
+        try lock.withLock { _ in
             let buffers = try pool.buffers(sizes)
             let pictureBytes = Self.uploadBytes(passes, input: input)
             let upload = buffers[.upload]!.contents!

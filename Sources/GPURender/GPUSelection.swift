@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
 import Vulkan
 
 /// Resource probing for the GPU path: finds the Vulkan devices, decides honestly whether one
@@ -20,7 +21,7 @@ public final class GPUSelection: @unchecked Sendable {
         self.renderer = renderer
     }
 
-    private static let cache = NSLock()
+    private static let cache = Mutex(())
     nonisolated(unsafe) private static var shared: GPUSelection?
     nonisolated(unsafe) private static var preflight: (@Sendable () -> GPUReport?)?
 
@@ -30,7 +31,7 @@ public final class GPUSelection: @unchecked Sendable {
     /// device would be selected, that report is the answer and this process never loads a
     /// Vulkan driver. (Mesa's drivers bring LLVM, about 45 MiB, and cannot be unloaded.)
     public static func current() -> GPUSelection {
-        cache.withLock {
+        cache.withLock { _ in
             if let shared { return shared }
             let selection: GPUSelection
             if let report = preflight?(), report.selected == nil {
@@ -46,7 +47,7 @@ public final class GPUSelection: @unchecked Sendable {
     /// Sets how ``current()`` learns, before loading any driver here, whether probing would
     /// select a device: typically by probing in a child process. `nil` from it means unknown.
     public static func setPreflight(_ probe: @escaping @Sendable () -> GPUReport?) {
-        cache.withLock { preflight = probe }
+        cache.withLock { _ in preflight = probe }
     }
 
     /// Probes now with `environment`'s settings (the Vulkan loader itself reads the process's).

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The weights of one axis of the Lanczos3 resize, worked out once per size on the CPU in
 /// double precision, as the `lanczos` shader reads them.

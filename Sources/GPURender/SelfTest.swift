@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Vulkan
 
 /// A small known-answer check of every shader, run before a device is trusted with real work.

@@ -8,7 +8,7 @@ import XCTest
 /// Images with alpha are compared as they are seen — colour composited onto black — and by
 /// their alpha: where alpha rounds to 0 the colour is invisible and undefined on both paths.
 final class PhotoParityTests: XCTestCase {
-    static let tolerance = 45.0
+    static let tolerance = ParityTolerance.photo
 
     private func assertParity(_ edits: ProjectManifest.Edits, on image: VipsImage, _ what: String,
                               file: StaticString = #filePath, line: UInt = #line) throws {

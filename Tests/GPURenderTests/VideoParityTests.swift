@@ -12,8 +12,8 @@ import XCTest
 /// through RGB but subsample chroma differently (swscale's filter on the CPU, a 2 × 2 mean on
 /// the GPU), which testsrc2's saturated colour edges show most: every frame is within 40 dB.
 final class VideoParityTests: XCTestCase {
-    static let tolerance = 45.0
-    static let colourTolerance = 40.0
+    static let tolerance = ParityTolerance.video
+    static let colourTolerance = ParityTolerance.videoColour
 
     private let folder = TemporaryDirectory()
 

@@ -4,11 +4,19 @@ import Glibc
 import MediaTestKit
 import Testing
 
-/// The GPU path end to end on this machine's software Vulkan device (lavapipe, allowed with
-/// MEDIAJOB_VULKAN_ALLOW_SOFTWARE=1), and resource probing when there is no loader, no driver,
-/// or only a software device.
+/// The GPU path end to end on this machine's Vulkan devices (software ones allowed with
+/// MEDIAJOB_VULKAN_ALLOW_SOFTWARE=1: lavapipe in CI, a GPU first where the machine has one), and
+/// resource probing when there is no loader, no driver, or only a software device.
 @Suite struct GPUPathTests {
     static let software = ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"]
+    /// Only lavapipe offered to the Vulkan loader, whatever GPUs the machine has, and software
+    /// devices not allowed: a machine whose only device is a software one.
+    static let softwareOnly: [String: String] = {
+        let folder = "/usr/share/vulkan/icd.d"
+        let lavapipe = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .first { $0.hasPrefix("lvp_icd") }.map { "\(folder)/\($0)" } ?? "\(folder)/lvp_icd (not installed: run Scripts/setup)"
+        return ["VK_DRIVER_FILES": lavapipe, "VK_ICD_FILENAMES": lavapipe, "MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "0"]
+    }()
     static let noDriver = ["VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json",
                            "MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"]
     static let noLoader = ["MEDIAJOB_VULKAN_LOADER": "/nonexistent/libvulkan.so.1", "MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "1"]
@@ -64,7 +72,7 @@ import Testing
         let fixture = CLIFixture()
         let project = try Self.project(in: fixture)
         let refused = try fixture.run("export", [project, "--output", fixture.folder.path("refused.zip"), "--gpu", "on"],
-                                      environment: ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "0"])
+                                      environment: Self.softwareOnly)
         #expect(refused.status == 69)
         #expect(refused.stderr.contains("only software Vulkan devices"), "\(refused.stderr)")
 
@@ -133,7 +141,7 @@ extension GPUPathTests {
         let fixture = CLIFixture()
         let project = try Self.project(in: fixture)
         let job = try fixture.start("export", [project, "--output", fixture.folder.path("auto.zip"), "--json", "--verbose"],
-                                    environment: ["MEDIAJOB_VULKAN_ALLOW_SOFTWARE": "0"])
+                                    environment: Self.softwareOnly)
         _ = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
         let maps = (try? String(contentsOfFile: "/proc/\(job.pid)/maps", encoding: .utf8)) ?? ""
         let finished = job.finish()

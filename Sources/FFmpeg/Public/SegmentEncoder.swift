@@ -122,18 +122,24 @@ public enum SegmentEncoder {
             && geometry.width == geometry.crop.width && geometry.height == geometry.crop.height
         let onCPU = { FramePipeline(geometry: geometry, edit: edit, colour: colour, output: output, path: path) }
         guard let renderer, !passesThrough else { return onCPU() }
-        let plan = PictureRenderPlan(
-            sourceWidth: stored.width, sourceHeight: stored.height,
-            cropX: geometry.crop.x, cropY: geometry.crop.y, cropWidth: geometry.crop.width, cropHeight: geometry.crop.height,
-            quarterTurns: geometry.quarterTurns, width: geometry.width, height: geometry.height,
-            exposure: edit.exposure, contrast: edit.contrast, saturation: edit.saturation,
-            lumaRed: colour.lumaWeights.red, lumaBlue: colour.lumaWeights.blue, fullRange: colour.fullRange)
+        let plan = renderPlan(geometry: geometry, edit: edit, colour: colour, stored: stored)
         do {
             guard let made = try renderer(plan) else { return onCPU() }
             return BatchedPictureEditor(renderer: made, plan: plan, colour: colour, path: path)
         } catch {
             throw error as? FFmpegError ?? FFmpegError(.encodeFailed, operation: "render on the GPU", path: path, reason: "\(error)")
         }
+    }
+
+    /// What a ``PictureRenderer`` is asked to do to pictures stored as `stored`.
+    static func renderPlan(geometry: EditGeometry, edit: VideoEdit, colour: PictureColour,
+                           stored: (width: Int, height: Int)) -> PictureRenderPlan {
+        PictureRenderPlan(
+            sourceWidth: stored.width, sourceHeight: stored.height,
+            cropX: geometry.crop.x, cropY: geometry.crop.y, cropWidth: geometry.crop.width, cropHeight: geometry.crop.height,
+            quarterTurns: geometry.quarterTurns, width: geometry.width, height: geometry.height,
+            exposure: edit.exposure, contrast: edit.contrast, saturation: edit.saturation,
+            lumaRed: colour.lumaWeights.red, lumaBlue: colour.lumaWeights.blue, fullRange: colour.fullRange)
     }
 
     /// Checks that HDR can be kept: a 10-bit encoder that writes the metadata, and no colour edit

@@ -15,17 +15,7 @@ enum GPUPhotoEdits {
     static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, on renderer: GPURenderer) throws -> VipsImage {
         let grey = image.bands <= 2
         let source = try image.toSRGB8()
-        let crop = try edits.crop.map { crop in
-            // The CPU path's check and message.
-            _ = try source.crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
-            return RenderRecipe.Rect(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
-        }
-        let turns = edits.rotate / 90
-        var recipe = RenderRecipe(sourceWidth: source.width, sourceHeight: source.height, channels: source.bands,
-                                  crop: crop, quarterTurns: turns, exposure: edits.exposure, contrast: edits.contrast,
-                                  saturation: edits.saturation)
-        (recipe.width, recipe.height) = VipsImage.fittedSize(width: recipe.width, height: recipe.height,
-                                                             maxWidth: edits.maxWidth ?? .max, maxHeight: edits.maxHeight ?? .max)
+        let recipe = try Self.recipe(edits, for: source)
         let pixels = try source.pixels()
         // Back to the bands the CPU path gives: grey or colour, with alpha when the image had it.
         let bands = (grey ? 1 : 3) + (image.hasAlpha ? 1 : 0)
@@ -38,6 +28,22 @@ enum GPUPhotoEdits {
             rendered.withUnsafeMutableBytes { Self.repack(result.bindMemory(to: UInt8.self).baseAddress!, into: $0, bands: bands) }
         }
         return try VipsImage.fromPixels(rendered, width: recipe.width, height: recipe.height, bands: bands)
+    }
+
+    /// The recipe of `edits` for `source`, an 8-bit sRGB picture.
+    /// - Throws: ``VipsError`` when the crop is outside the picture, as on the CPU path.
+    package static func recipe(_ edits: ProjectManifest.Edits, for source: VipsImage) throws -> RenderRecipe {
+        let crop = try edits.crop.map { crop in
+            // The CPU path's check and message.
+            _ = try source.crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
+            return RenderRecipe.Rect(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
+        }
+        var recipe = RenderRecipe(sourceWidth: source.width, sourceHeight: source.height, channels: source.bands,
+                                  crop: crop, quarterTurns: edits.rotate / 90, exposure: edits.exposure, contrast: edits.contrast,
+                                  saturation: edits.saturation)
+        (recipe.width, recipe.height) = VipsImage.fittedSize(width: recipe.width, height: recipe.height,
+                                                             maxWidth: edits.maxWidth ?? .max, maxHeight: edits.maxHeight ?? .max)
+        return recipe
     }
 
     /// Copies RGBA pixels into `bands` bands: R (grey), R+A, RGB or RGBA.

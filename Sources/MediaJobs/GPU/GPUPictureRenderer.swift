@@ -19,15 +19,20 @@ final class GPUPictureRenderer: PictureRenderer {
 
     /// A renderer for `plan`, or `nil` when not even one picture fits the memory budget.
     init?(_ plan: PictureRenderPlan, on renderer: GPURenderer) {
-        input = plan.changesColour ? .packed : .yuv420
-        recipe = RenderRecipe(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, channels: input == .packed ? 3 : 1,
-                              crop: .init(x: plan.cropX, y: plan.cropY, width: plan.cropWidth, height: plan.cropHeight),
-                              quarterTurns: plan.quarterTurns, width: plan.width, height: plan.height,
-                              exposure: plan.exposure, contrast: plan.contrast, saturation: plan.saturation)
-        output = .yuv420(YUVMatrix(lumaRed: plan.lumaRed, lumaBlue: plan.lumaBlue, fullRange: plan.fullRange))
+        (recipe, input, output) = Self.render(plan)
         batchSize = renderer.batchCapacity(for: recipe, input: input, output: output, limit: Self.maxBatch)
         guard batchSize > 0 else { return nil }
         self.renderer = renderer
+    }
+
+    /// How `plan` renders on the GPU: the recipe, what the pictures come as and what comes back.
+    package static func render(_ plan: PictureRenderPlan) -> (recipe: RenderRecipe, input: GPURenderer.Input, output: RenderOutput) {
+        let input: GPURenderer.Input = plan.changesColour ? .packed : .yuv420
+        let recipe = RenderRecipe(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, channels: input == .packed ? 3 : 1,
+                                  crop: .init(x: plan.cropX, y: plan.cropY, width: plan.cropWidth, height: plan.cropHeight),
+                                  quarterTurns: plan.quarterTurns, width: plan.width, height: plan.height,
+                                  exposure: plan.exposure, contrast: plan.contrast, saturation: plan.saturation)
+        return (recipe, input, .yuv420(YUVMatrix(lumaRed: plan.lumaRed, lumaBlue: plan.lumaBlue, fullRange: plan.fullRange)))
     }
 
     func render(count: Int, fill: (Int, UnsafeMutableRawPointer) throws -> Void,

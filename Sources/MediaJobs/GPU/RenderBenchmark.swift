@@ -47,18 +47,6 @@ public enum RenderBenchmark {
 
     /// A decoded photo-like picture in memory.
     private static func syntheticPhoto(width: Int, height: Int) throws -> VipsImage {
-        var bytes = Data(count: width * height * 3)
-        bytes.withUnsafeMutableBytes { raw in
-            let pixels = raw.bindMemory(to: UInt8.self)
-            for y in 0..<height {
-                for x in 0..<width {
-                    let index = (y * width + x) * 3
-                    pixels[index] = UInt8(truncatingIfNeeded: x ^ y)
-                    pixels[index + 1] = UInt8(truncatingIfNeeded: x * 2 + y)
-                    pixels[index + 2] = UInt8(truncatingIfNeeded: (x + y) / 3)
-                }
-            }
-        }
-        return try VipsImage.fromPixels(bytes, width: width, height: height, bands: 3)
+        try VipsImage.fromPixels(BenchmarkPicture.rgb(width: width, height: height), width: width, height: height, bands: 3)
     }
 }
