@@ -3,17 +3,21 @@ import Glibc
 import Synchronization
 
 /// Named places in the engine's durable steps where a crash test can make this process die, or
-/// make the step's system call fail, to prove that a crash or an I/O error there loses nothing.
+/// make the step's system call fail, to prove that a crash or an I/O error there loses nothing;
+/// and places where a stop test can hold the work until it lets it go.
 ///
 /// Off until an executable arms them with ``arm(_:)``, as the `mediajob` program does from its
-/// `MEDIAJOB_FAULT` variable for its own crash tests; the library never reads the environment
-/// for them, so a program that embeds the engine is never killed by a stray variable.
+/// `MEDIAJOB_FAULT` variable for its own crash and stop tests; the library never reads the
+/// environment for them, so a program that embeds the engine is never killed by a stray variable.
 ///
 /// The text `POINT:HIT[:ACTION]` arms one point: the HIT-th pass (counted from 1, across all
 /// threads) of POINT does ACTION, and every other pass does nothing. ACTION is `kill` (the
-/// default): the step is done, then the process raises `SIGKILL` at once; or an errno name
-/// (`EIO`, `ENOSPC`, `EDQUOT`, `EMFILE`, `EROFS`): the step is not done and fails with that
-/// error, as if its system call had returned it. One point is armed at a time.
+/// default): the step is done, then the process raises `SIGKILL` at once; an errno name (`EIO`,
+/// `ENOSPC`, `EDQUOT`, `EMFILE`, `EROFS`): the step is not done and fails with that error, as if
+/// its system call had returned it; or `hold:FIFO`: the thread opens the named pipe FIFO for
+/// reading (which blocks until the test opens it for writing, so the test knows the work is held)
+/// and reads it to its end (until the test closes it, which releases the work), then does the
+/// step. One point is armed at a time.
 package enum FaultPoints {
     /// A durable step that can be made to fail or to end the process.
     package enum Point: String, Sendable, CaseIterable {
@@ -29,12 +33,18 @@ package enum FaultPoints {
         case finalize
         /// The artifact was renamed onto the destination; the store does not know yet.
         case publish
+        /// The job kind is about to plan a submitted job; nothing is recorded yet.
+        case plan
+        /// A chunk is about to start its work (after the runner's check for a stop).
+        case chunk
     }
 
     /// What an armed point does.
     enum Action: Equatable {
         case kill
         case fail(Int32)
+        /// Wait for the test to write to and close the named pipe at this path.
+        case hold(String)
     }
 
     /// The armed point, its hit and action; `nil` until ``arm(_:)`` is called.
@@ -56,9 +66,13 @@ package enum FaultPoints {
 
     /// Parses `POINT:HIT[:ACTION]`; `nil` when empty or malformed.
     static func parse(_ text: String) -> (point: Point, hit: Int, action: Action)? {
-        let fields = text.split(separator: ":").map(String.init)
-        guard fields.count == 2 || fields.count == 3, let point = Point(rawValue: fields[0]),
-              let hit = Int(fields[1]), hit >= 1 else { return nil }
+        let fields = text.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        guard fields.count >= 2, let point = Point(rawValue: fields[0]), let hit = Int(fields[1]), hit >= 1 else {
+            return nil
+        }
+        if fields.count == 4 {
+            return fields[2] == "hold" && fields[3].hasPrefix("/") ? (point, hit, .hold(fields[3])) : nil
+        }
         let name = fields.count == 3 ? fields[2] : "kill"
         if name == "kill" { return (point, hit, .kill) }
         guard let code = errnoNames[name] else { return nil }
@@ -67,7 +81,7 @@ package enum FaultPoints {
 
     /// Runs the step `body` at `point`: normally just runs it; at the armed hit, either fails it
     /// with the armed error (as ``FileSystemError`` for `operation` on `path`) without running it,
-    /// or runs it and then ends the process with `SIGKILL`.
+    /// runs it and then ends the process with `SIGKILL`, or runs it once the test releases it.
     /// - Throws: what `body` throws, or the injected ``FileSystemError``.
     package static func step<T>(_ point: Point, operation: String, path: String, _ body: () throws -> T) throws -> T {
         guard let armed = armed.withLock({ $0 }), armed.point == point,
@@ -81,6 +95,23 @@ package enum FaultPoints {
             let result = try body()
             raise(SIGKILL)
             return result
+        case .hold(let fifo):
+            waitForRelease(fifo)
+            return try body()
+        }
+    }
+
+    /// Blocks this thread until a writer has opened `fifo` and closed it again. A pipe that cannot
+    /// be opened holds nothing: the test that armed it then fails on its own wait.
+    private static func waitForRelease(_ fifo: String) {
+        let descriptor = open(fifo, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count > 0 || (count < 0 && errno == EINTR) { continue }
+            return
         }
     }
 }

@@ -111,6 +111,7 @@ struct JobRunner {
                         let began = clock.now
                         do {
                             try context.checkStop()
+                            try FaultPoints.step(.chunk, operation: "chunk", path: String(chunk.index)) {}
                             let executor = try await kind.run(chunk.plan, spec, context)
                             return ChunkResult(chunk: chunk, cost: (clock.now - began).seconds, result: .success(executor))
                         } catch {

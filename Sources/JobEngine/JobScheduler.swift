@@ -122,7 +122,9 @@ public final class JobScheduler: Sendable {
         }
         let plan: JobPlan
         do {
-            plan = try kind.plan(specData)
+            plan = try FaultPoints.step(.plan, operation: "plan", path: request.identifier.rawValue) {
+                try kind.plan(specData)
+            }
         } catch {
             if let existing = try unfinishedJob(kind: kind, spec: specData) { return .existing(try refreshed(existing)) }
             throw try reject(id, request, specData, .invalidInput(error.personMessage), kind: kind)

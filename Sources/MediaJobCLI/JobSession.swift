@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import JobEngine
 import TaskContract
 
@@ -11,7 +10,10 @@ struct JobSession {
 
     /// Submits work and handles the outcome: runs a new job, reports that the same work already
     /// exists, or, with `--json`, reports a rejection as the last event before rethrowing it.
+    /// Ctrl-C is a stop from here on: while the job is planned, and then while it runs.
     func run(submitting submit: () throws -> Submission) async throws -> Int32 {
+        let stop = SessionStop(context: context, scheduler: scheduler)
+        defer { stop.cancel() }
         let submission: Submission
         do {
             submission = try submit()
@@ -24,7 +26,7 @@ struct JobSession {
         }
         switch submission {
         case .created(let handle):
-            return await run(handle, verb: "Starting")
+            return await run(handle, verb: "Starting", stop: stop)
         case .existing(let job):
             let advice = JobDescription.nextStep(job, stateDirArgument: context.stateDirectoryArgument) ?? ""
             if context.json {
@@ -38,31 +40,23 @@ struct JobSession {
 
     /// Runs `handle` to an outcome and returns the exit code.
     func run(_ handle: JobHandle, verb: String) async -> Int32 {
+        let stop = SessionStop(context: context, scheduler: scheduler)
+        defer { stop.cancel() }
+        return await run(handle, verb: verb, stop: stop)
+    }
+
+    private func run(_ handle: JobHandle, verb: String, stop: SessionStop) async -> Int32 {
         let console = context.console
         let job = handle.record
         announce(handle, verb: verb)
         let reporter = ProgressReporter(style: context.json ? .json : (console.isTerminal ? .terminal : .plain),
                                         console: console, jobID: job.id.rawValue)
         reporter.attach(to: handle.task)
-        let resumeHint = "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)"
-        let scheduler = self.scheduler, json = context.json
-        let signals = SignalStop(
-            graceful: {
-                handle.task.expire()
-                reporter.finishLine()
-                console.err("Stopping at the next chunk boundary; press Ctrl-C again to stop now.")
-            },
-            immediate: {
-                try? scheduler.pauseNow(handle)
-                reporter.finishLine()
-                if json { console.json(["event": "paused", "job_id": job.id.rawValue, "outcome": "paused"]) }
-                console.err("Stopped. The last checkpoint stands. Resume with: \(resumeHint)")
-                exit(ExitCode.paused)
-            })
+        stop.attach(handle, reporter: reporter)
         let outcome = await scheduler.run(handle)
-        signals.cancel()
+        stop.cancel()
         reporter.finishLine()
-        report(outcome, of: handle, resumeHint: resumeHint)
+        report(outcome, of: handle, resumeHint: "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)")
         return ExitCode.of(outcome)
     }
 

@@ -9,9 +9,13 @@ import Testing
         let error = try #require(FaultPoints.parse("fsync:2:ENOSPC"))
         #expect(error.point == .fsync && error.hit == 2 && error.action == .fail(ENOSPC))
         #expect(FaultPoints.parse("commit.write:1:kill")?.action == .kill)
+        let hold = try #require(FaultPoints.parse("chunk:2:hold:/tmp/a:b.fifo"))
+        #expect(hold.point == .chunk && hold.hit == 2 && hold.action == .hold("/tmp/a:b.fifo"), "the pipe's path may hold colons")
+        #expect(FaultPoints.parse("plan:1:hold:/x")?.point == .plan)
     }
 
-    @Test(arguments: ["", "fsync", "fsync:0", "fsync:-1", "fsync:x", "fsync:1:EWHATEVER", "nowhere:1", "fsync:1:EIO:extra"])
+    @Test(arguments: ["", "fsync", "fsync:0", "fsync:-1", "fsync:x", "fsync:1:EWHATEVER", "nowhere:1", "fsync:1:EIO:extra",
+                       "chunk:1:hold", "chunk:1:hold:", "chunk:1:hold:relative.fifo", "chunk:1:wait:/x"])
     func anythingElseArmsNothing(text: String) {
         #expect(FaultPoints.parse(text) == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import Testing
 
 /// The built `mediajob` binary, run as a child process with its output captured as it comes.
 final class CLIProcess: Sendable {
@@ -25,6 +26,11 @@ final class CLIProcess: Sendable {
     private let stderr = OutputBuffer()
     private let outPipe = Pipe(), errPipe = Pipe()
     private let readers = DispatchGroup()
+    private let running = DispatchGroup()
+
+    /// How long any wait on the process may take before the test fails naming what it waited for:
+    /// a guard against a hung test, not a timing assertion.
+    static let deadline: TimeInterval = 180
 
     /// Starts `mediajob arguments…`, or `launcher… mediajob arguments…` when a launcher is given
     /// (for example `prlimit --nofile=32` to run it under that limit, or `setpriv --reuid …` to run
@@ -44,6 +50,8 @@ final class CLIProcess: Sendable {
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
         self.process = process
+        running.enter()
+        process.terminationHandler = { [running] _ in running.leave() }
         try process.run()
         // Plain blocking reads on worker threads, not readabilityHandler: Foundation's dispatch
         // sources on pipe descriptors crashed libdispatch here when many processes came and went.
@@ -74,26 +82,51 @@ final class CLIProcess: Sendable {
     }
 
     /// Waits for a JSON line on standard output that `matches`, returning it; `nil` if the process
-    /// ends first. The 120-second limit only guards against a hung test.
-    func waitForEvent(_ matches: ([String: Any]) -> Bool) -> [String: Any]? {
+    /// ends first or ``deadline`` passes (then the test fails, naming `what`).
+    func waitForEvent(_ what: String = "a JSON event", _ matches: ([String: Any]) -> Bool) -> [String: Any]? {
         var scanned = 0
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
+        return wait(for: what) {
             let lines = String(decoding: stdout.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             let complete = lines.dropLast() // the last piece may be a partial line
             for line in complete.dropFirst(scanned) {
                 scanned += 1
                 if let object = Self.object(line), matches(object) { return object }
             }
-            if !process.isRunning, scanned >= complete.count { return nil }
-            usleep(2_000)
+            return nil
         }
+    }
+
+    /// Waits until standard error contains `text`; `false` if the process ends first or
+    /// ``deadline`` passes (then the test fails, naming the text).
+    @discardableResult
+    func waitForStderr(containing text: String) -> Bool {
+        wait(for: "standard error to say \"\(text)\"") {
+            String(decoding: stderr.data, as: UTF8.self).contains(text) ? true : nil
+        } ?? false
+    }
+
+    /// Polls `found` until it gives a value, the process has ended with nothing more to find, or
+    /// ``deadline`` passes; records a test failure naming `what` in the last case.
+    private func wait<T>(for what: String, _ found: () -> T?) -> T? {
+        let deadline = Date().addingTimeInterval(Self.deadline)
+        while Date() < deadline {
+            let ended = running.wait(timeout: .now()) == .success
+            if let value = found() { return value }
+            if ended { return nil }
+            usleep(2_000) // polling a pipe's buffer: the deadline above bounds it
+        }
+        Issue.record("mediajob (pid \(pid)) did not deliver \(what) within \(Int(Self.deadline)) s")
         return nil
     }
 
-    /// Waits for the process to end and returns what it left.
-    func finish() -> Result {
-        process.waitUntilExit()
+    /// Waits for the process to end and returns what it left. A process still running after
+    /// ``deadline`` is killed, and the test fails naming `what` it was expected to do.
+    func finish(_ what: String = "end") -> Result {
+        if running.wait(timeout: .now() + Self.deadline) == .timedOut {
+            Issue.record("mediajob (pid \(pid)) did not \(what) within \(Int(Self.deadline)) s; killed")
+            kill(process.processIdentifier, SIGKILL)
+            running.wait()
+        }
         readers.wait()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: stdout.data, as: UTF8.self),

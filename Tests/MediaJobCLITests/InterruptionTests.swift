@@ -26,19 +26,6 @@ import Testing
         #expect(result.executions.values.reduce(0, +) <= 21, "at most the unit in flight ran twice")
     }
 
-    @Test func aSecondSigintStopsAtOnceAndTheJobStaysResumable() throws {
-        let fixture = CLIFixture()
-        let job = try fixture.start("selftest", fixture.selftest(units: 20, unitMilliseconds: 40))
-        let first = try #require(job.waitForEvent { $0[string: "event"] == "progress" })
-        job.send(SIGINT)
-        job.send(SIGINT)
-        #expect(job.finish().status == 75)
-        let id = try #require(first[string: "job_id"])
-        #expect(try fixture.status(id)[string: "state"] == "paused")
-        #expect(try fixture.run("resume", [id]).status == 0)
-        #expect(try fixture.result().committed == Array(0..<20))
-    }
-
     @Test func sigkillAtRandomMomentsThenResumeCommitsEveryUnitExactlyOnce() throws {
         var random = SplitMix64(seed: 20261129)
         for trial in 0..<20 {
