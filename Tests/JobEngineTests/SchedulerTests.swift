@@ -55,12 +55,17 @@ import Testing
     }
 
     @Test func failStrategyIsRejectedAtOnceWhenEverySlotIsBusy() async throws {
-        let release = Gate()
-        let fixture = try EngineFixture(maxJobs: 1) { _, _ in await release.wait() }
+        let started = Gate(), release = Gate()
+        defer { release.open() }
+        let fixture = try EngineFixture(maxJobs: 1) { _, _ in
+            started.open()
+            await release.wait()
+        }
         let running = try fixture.submit(fixture.spec(name: "a.txt"))
         let scheduler = fixture.scheduler
         async let first = scheduler.run(running)
-        while try fixture.state(running.id) != .running { try await Task.sleep(for: .milliseconds(2)) }
+        try await started.wait(until: "the first job's first unit started")
+        #expect(try fixture.state(running.id) == .running)
 
         let error = try #require(throws: SchedulerError.self) {
             try fixture.scheduler.submit(try fixture.request(.fail), spec: fixture.spec(name: "b.txt"))
@@ -73,8 +78,12 @@ import Testing
     }
 
     @Test func queuedJobsWaitAndStartInSubmissionOrderAsCapacityFrees() async throws {
-        let release = Gate()
-        let fixture = try EngineFixture(maxJobs: 1) { _, _ in await release.wait() }
+        let started = Gate(), release = Gate()
+        defer { release.open() }
+        let fixture = try EngineFixture(maxJobs: 1) { _, _ in
+            started.open()
+            await release.wait()
+        }
         let a = try fixture.submit(fixture.spec(units: 2, name: "a.txt"))
         let b = try fixture.submit(fixture.spec(units: 2, name: "b.txt"))
         let c = try fixture.submit(fixture.spec(units: 2, name: "c.txt"))
@@ -82,7 +91,8 @@ import Testing
         async let runC = scheduler.run(c)
         async let runB = scheduler.run(b)
         async let runA = scheduler.run(a)
-        while try fixture.state(a.id) != .running { try await Task.sleep(for: .milliseconds(2)) }
+        try await started.wait(until: "a unit of the first job started")
+        #expect(try fixture.state(a.id) == .running)
         #expect(try fixture.state(b.id) == .queued)
         #expect(try fixture.state(c.id) == .queued)
         release.open()

@@ -58,18 +58,21 @@ import Testing
     }
 
     @Test func aCancelRequestThroughTheStoreIsSeenAtTheNextBoundary() async throws {
-        let release = Gate()
+        let started = Gate(), expired = Gate(), release = Gate()
+        defer { release.open() }
         let fixture = try EngineFixture { index, _ in
-            if index == 1 { await release.wait() }
+            if index == 1 {
+                started.open()
+                await release.wait()
+            }
         }
         let handle = try fixture.submit(fixture.spec(units: 4))
+        handle.task.observe { if case .expired = $0 { expired.open() } }
         let scheduler = fixture.scheduler
         async let outcome = scheduler.run(handle)
-        while try fixture.state(handle.id) != .running || fixture.job.log.starts[1] == nil {
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        try await started.wait(until: "unit 1 started")
         try scheduler.cancel(handle.id)
-        while !handle.task.isExpired { try await Task.sleep(for: .milliseconds(2)) }
+        try await expired.wait(until: "the cancel request expired the task")
         release.open()
         #expect(await outcome == .paused)
         #expect(try fixture.store.isCancelRequested(handle.id) == false, "the request is cleared once acted on")
