@@ -1,4 +1,5 @@
 import EngineTestKit
+import MediaTestKit
 import Foundation
 import Glibc
 import Testing
