@@ -29,6 +29,6 @@ public struct ItemFailures: CategorizedError, Equatable {
 
     public var message: String {
         return "\(Plural.of(failures.count, "item")) could not be processed: " + failures.map(\.clause).joined(separator: "; ")
-            + ". The rest is kept; fix or remove them, then resume"
+            + ". The rest is kept; fix them, then resume, or change what the job was given, then restart"
     }
 }

@@ -63,15 +63,8 @@ enum CompressCommand: Command {
             settings: try context.batchSettings(output: output),
             profile: arguments.has("keep-profile") ? .keep : .srgb, metadata: arguments.has("keep-metadata") ? .all : .safe,
             format: try context.imageFormat())
-        let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: MediaJobKinds.identifier("compress"), title: spec.title,
-                                      subtitle: "starting", strategy: try context.strategy(),
-                                      requiredResources: spec.settings.gpu.requiredResources)
-        return try await JobSession(context: context, scheduler: scheduler).run {
-            let submission = try scheduler.submit(request, spec: spec)
-            context.announceRendering(spec.settings.gpu) // after planning: the GPU probe ran meanwhile
-            return submission
-        }
+        return try await JobSession(context: context, scheduler: try context.openScheduler())
+            .submit(spec, kind: name, title: spec.title, gpu: spec.settings.gpu)
     }
 
     /// Reads `--chunk-seconds`: 0.5 to 3600, default ``VideoWork/defaultChunkSeconds``.

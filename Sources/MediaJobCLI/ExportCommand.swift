@@ -45,22 +45,15 @@ enum ExportCommand: Command {
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments
         let (folder, file) = ProjectLoader.locate(URL(fileURLWithPath: try arguments.single("<project>")).standardizedFileURL)
-        var manifest = try ProjectLoader.load(folder, manifest: file)
-        if arguments.has("keep-profile") { manifest.export.image.profile = .keep }
-        if arguments.has("keep-metadata") { manifest.export.metadata = .all }
+        let source = ManifestSource(file: file.path, keepProfile: arguments.has("keep-profile"),
+                                    keepMetadata: arguments.has("keep-metadata"))
+        let manifest = try source.load()
         let packageName = manifest.export.package.name ?? manifest.name
         let defaultOutput = packageName + (manifest.export.package.format == "zip" && !packageName.hasSuffix(".zip") ? ".zip" : "")
         let output = URL(fileURLWithPath: arguments.value("output") ?? defaultOutput).standardizedFileURL
         let spec = ExportJob.Spec(project: folder.path, manifest: manifest,
-                                  settings: try context.batchSettings(output: output.path))
-        let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: MediaJobKinds.identifier("export"), title: spec.title,
-                                      subtitle: "starting", strategy: try context.strategy(),
-                                      requiredResources: spec.settings.gpu.requiredResources)
-        return try await JobSession(context: context, scheduler: scheduler).run {
-            let submission = try scheduler.submit(request, spec: spec)
-            context.announceRendering(spec.settings.gpu) // after planning: the GPU probe ran meanwhile
-            return submission
-        }
+                                  settings: try context.batchSettings(output: output.path), source: source)
+        return try await JobSession(context: context, scheduler: try context.openScheduler())
+            .submit(spec, kind: name, title: spec.title, gpu: spec.settings.gpu)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JobEngine
+import MediaJobs
 import TaskContract
 
 /// Runs a job this process owns in the foreground: says what it will produce, shows progress,
@@ -7,6 +8,20 @@ import TaskContract
 struct JobSession {
     let context: CommandContext
     let scheduler: JobScheduler
+
+    /// Submits `spec` as a new job of `kind` (its title `title`) and runs it in the foreground.
+    /// With `gpu`, the job requires the GPU when that is `on`, and, when `announcing`, says where
+    /// pictures render (with `--verbose`) once planning has probed the GPU.
+    func submit<Spec: Codable & Sendable>(_ spec: Spec, kind: String, title: String, gpu: GPUPreference? = nil,
+                                          announcing: Bool = true) async throws -> Int32 {
+        let request = try TaskRequest(identifier: MediaJobKinds.identifier(kind), title: title, subtitle: "starting",
+                                      strategy: try context.strategy(), requiredResources: gpu?.requiredResources ?? [])
+        return try await run {
+            let submission = try scheduler.submit(request, spec: spec)
+            if let gpu, announcing { context.announceRendering(gpu) }
+            return submission
+        }
+    }
 
     /// Submits work and handles the outcome: runs a new job, reports that the same work already
     /// exists, or, with `--json`, reports a rejection as the last event before rethrowing it.
@@ -95,8 +110,9 @@ struct JobSession {
         case .failed(let category):
             console.error(job.message ?? category.rawValue)
             if category == .invalidInput { console.err("To complete without the bad items, run the command again with --skip-bad.") }
-            console.err("Failed at \(percent); finished chunks are kept. Resume with: \(resumeHint)"
-                        + "   (or discard it: mediajob discard \(job.id.short)\(context.stateDirectoryArgument))")
+            console.err("Failed at \(percent); finished chunks are kept. Resume with: \(resumeHint)\n"
+                        + "After changing the project or its files, redo it with: mediajob restart \(job.id.short)"
+                        + "\(context.stateDirectoryArgument)   (or discard it: mediajob discard \(job.id.short)\(context.stateDirectoryArgument))")
         case .rejected, .discarded:
             console.error(job.message ?? outcome.description)
         }

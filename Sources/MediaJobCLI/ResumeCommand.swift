@@ -12,6 +12,9 @@ enum ResumeCommand: Command {
         run's. JOB is the job's id or its first characters (at least four), as `mediajob jobs`
         shows them. While the machine is critically hot, resume refuses (exit 75) and the job
         stays paused; a job ended by a full disk is failed and resumes once space is freed.
+        An export whose project.json changed since it was planned is not resumed (exit 65):
+        the error says what changed, and `mediajob restart JOB` redoes it from the project as
+        it is now.
 
         Example:
           mediajob resume 1a2b3c4d
@@ -20,7 +23,9 @@ enum ResumeCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let scheduler = try context.openScheduler()
-        let handle = try scheduler.resume(try context.namedJob(in: scheduler).id, strategy: try context.strategy())
+        let job = try context.namedJob(in: scheduler)
+        try JobReplanning.checkUnchanged(job, stateDirArgument: context.stateDirectoryArgument)
+        let handle = try scheduler.resume(job.id, strategy: try context.strategy())
         return await JobSession(context: context, scheduler: scheduler).run(handle, verb: "Resuming")
     }
 }
@@ -32,8 +37,11 @@ enum RestartCommand: Command {
     static let synopsis = "JOB [options]"
     static let summary = "Throw a job's partial work away and run it again from the start"
     static let discussion = """
-        Keeps the job's settings and plan, removes its workspace, and runs every chunk again.
-        Use it when a resumed job keeps failing, or when its inputs changed.
+        Discards the job and its partial work and runs its work again from the start as a new
+        job, planned from its inputs as they are now: an export reads its project.json again
+        (with the options it was given: output, --skip-bad, --keep-profile, …), thumbnail and
+        compress look at their files again. Use it when the project or the files changed, or
+        when a resumed job keeps failing. A self-test restarts as it was planned.
 
         Example:
           mediajob restart 1a2b3c4d
@@ -42,7 +50,9 @@ enum RestartCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let scheduler = try context.openScheduler()
-        let handle = try scheduler.restart(try context.namedJob(in: scheduler).id, strategy: try context.strategy())
+        let job = try context.namedJob(in: scheduler)
+        if let code = try await JobReplanning.restart(job, context: context, scheduler: scheduler) { return code }
+        let handle = try scheduler.restart(job.id, strategy: try context.strategy())
         return await JobSession(context: context, scheduler: scheduler).run(handle, verb: "Restarting")
     }
 }

@@ -38,14 +38,8 @@ enum ThumbnailCommand: Command {
             items: items, size: try arguments.integer("size", in: 16...4096) ?? 256,
             format: try context.imageFormat()?.rawValue ?? "jpeg", quality: try arguments.integer("quality", in: 1...100) ?? 80,
             settings: try context.batchSettings(output: output), metadata: arguments.has("keep-metadata") ? .all : .safe)
-        let scheduler = try context.openScheduler()
-        let request = try TaskRequest(identifier: MediaJobKinds.identifier("thumbnail"), title: spec.title,
-                                      subtitle: "starting", strategy: try context.strategy(),
-                                      requiredResources: spec.settings.gpu.requiredResources)
-        return try await JobSession(context: context, scheduler: scheduler).run {
-            let submission = try scheduler.submit(request, spec: spec)
-            if spec.settings.gpu == .on { context.announceRendering(spec.settings.gpu) }
-            return submission
-        }
+        // Photos stay on the CPU unless --gpu on (shrink-on-load beats any full decode).
+        return try await JobSession(context: context, scheduler: try context.openScheduler())
+            .submit(spec, kind: name, title: spec.title, gpu: spec.settings.gpu, announcing: spec.settings.gpu == .on)
     }
 }

@@ -20,11 +20,14 @@ public struct ExportJob: JobKind {
         public var manifest: ProjectManifest
         /// The package's path (``BatchSettings/output``) and how bad assets, limits and the GPU are treated.
         public var settings: BatchSettings
+        /// Where ``manifest`` was read, to read it again (`nil` in jobs submitted before it was kept).
+        public var source: ManifestSource?
 
-        public init(project: String, manifest: ProjectManifest, settings: BatchSettings) {
+        public init(project: String, manifest: ProjectManifest, settings: BatchSettings, source: ManifestSource? = nil) {
             self.project = project
             self.manifest = manifest
             self.settings = settings
+            self.source = source
         }
 
         /// The job's title: states the result.

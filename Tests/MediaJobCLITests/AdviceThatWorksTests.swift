@@ -1,0 +1,99 @@
+import EngineTestKit
+import Foundation
+import MediaTestKit
+import Testing
+
+/// Advice that works (issue 14): after a failure, the commands the messages suggest do what they
+/// say when followed as printed: `resume` after fixing the file, `restart` after changing the
+/// project (which `resume` refuses, saying what changed).
+@Suite struct AdviceThatWorksTests {
+    /// A project of a good photo and a damaged one (a JPEG cut short: its header reads, its data
+    /// does not), exported into a folder; the run fails on the damaged photo.
+    private struct FailedExport {
+        let fixture = CLIFixture()
+        var project: URL { fixture.folder.url.appendingPathComponent("p") }
+        var output: String { fixture.folder.path("out") }
+        let failed: CLIProcess.Result
+
+        init() throws {
+            let fm = FileManager.default
+            let project = fixture.folder.url.appendingPathComponent("p")
+            try fm.createDirectory(at: project, withIntermediateDirectories: true)
+            try fm.copyItem(at: sampleProject.appendingPathComponent("small-640x480.jpg"), to: project.appendingPathComponent("good.jpg"))
+            try fm.copyItem(at: HostileCorpus.url("truncated.jpg"), to: project.appendingPathComponent("broken.jpg"))
+            try Self.manifest(["good.jpg", "broken.jpg"]).write(to: project.appendingPathComponent("project.json"))
+            failed = try fixture.run("export", [project.path, "--output", fixture.folder.path("out")])
+        }
+
+        static func manifest(_ paths: [String]) -> Data {
+            let assets = paths.map { #"{"path": "\#($0)"}"# }.joined(separator: ", ")
+            return Data(#"{"version": 1, "name": "p", "assets": [\#(assets)], "export": {"package": {"format": "folder"}}}"#.utf8)
+        }
+
+        /// The command a message suggests after `lead` (up to the end of its line or a closing
+        /// backtick, before any "(or …)"), as arguments for the binary.
+        static func suggested(after lead: String, in text: String) throws -> [String] {
+            let start = try #require(text.range(of: lead), "the message suggests \(lead) in: \(text)").upperBound
+            let line = text[start...].prefix { $0 != "\n" && $0 != "`" }
+            let command = line.components(separatedBy: "   (or").first!.trimmingCharacters(in: .whitespaces)
+            let words = command.split(separator: " ").map(String.init)
+            #expect(words.first == "mediajob", "\(command)")
+            return Array(words.dropFirst())
+        }
+    }
+
+    @Test func resumeAfterFixingTheFileFinishesTheExport() throws {
+        let export = try FailedExport()
+        #expect(export.failed.status == 65, "\(export.failed.stderr)")
+        #expect(export.failed.stderr.contains("broken.jpg"))
+        let fm = FileManager.default
+        try fm.removeItem(at: export.project.appendingPathComponent("broken.jpg"))
+        try fm.copyItem(at: sampleProject.appendingPathComponent("overlay-alpha-480x480.png"),
+                        to: export.project.appendingPathComponent("broken.jpg"))
+        let resumed = try CLIProcess.run(try FailedExport.suggested(after: "Resume with: ", in: export.failed.stderr))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try fm.contentsOfDirectory(atPath: export.output).sorted() == ["broken.jpg", "good.jpg", "manifest.json"])
+    }
+
+    @Test func resumeSaysWhatChangedInTheProjectAndRestartRedoesItFromTheProjectAsItIsNow() throws {
+        let export = try FailedExport()
+        #expect(export.failed.status == 65, "\(export.failed.stderr)")
+        try FailedExport.manifest(["good.jpg"]).write(to: export.project.appendingPathComponent("project.json"))
+
+        let resumed = try CLIProcess.run(try FailedExport.suggested(after: "Resume with: ", in: export.failed.stderr))
+        #expect(resumed.status == 65)
+        #expect(resumed.stderr.contains("project.json changed since job "), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("was planned: broken.jpg was removed. Resuming would export the project as it was"))
+        #expect(!FileManager.default.fileExists(atPath: export.output))
+
+        let restarted = try CLIProcess.run(try FailedExport.suggested(after: "run `", in: resumed.stderr))
+        #expect(restarted.status == 0, "\(restarted.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: export.output).sorted() == ["good.jpg", "manifest.json"])
+
+        // The failure's own advice to restart names the same command.
+        #expect(try FailedExport.suggested(after: "redo it with: ", in: export.failed.stderr)
+                == FailedExport.suggested(after: "run `", in: resumed.stderr))
+        let jobs = try export.fixture.run("jobs")
+        #expect(jobs.stdout.split(separator: "\n").count == 2, "the restarted job only; the failed one is discarded: \(jobs.stdout)")
+    }
+
+    @Test func aBatchRestartedAfterItsFileIsFixedIsPlannedAgain() throws {
+        let fixture = CLIFixture()
+        let good = sampleProject.appendingPathComponent("small-640x480.jpg").path
+        let later = fixture.folder.path("later.jpg")
+        try FileManager.default.copyItem(at: HostileCorpus.url("truncated.jpg"), to: URL(fileURLWithPath: later))
+        let output = fixture.folder.path("out")
+        let failed = try fixture.run("compress", [good, later, "--output", output])
+        #expect(failed.status == 65, "\(failed.stderr)")
+        try FileManager.default.removeItem(atPath: later)
+        try FileManager.default.copyItem(atPath: good, toPath: later)
+        let restart = try FailedExport.suggested(after: "redo it with: ", in: failed.stderr)
+        let restarted = try CLIProcess.run(restart)
+        #expect(restarted.status == 0, "\(restarted.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == ["later.jpg", "report.json", "small-640x480.jpg"])
+        // The same advice again starts the work once more, which the finished output refuses.
+        let twice = try CLIProcess.run(restart)
+        #expect(twice.status == 65, "\(twice.stderr)")
+        #expect(twice.stderr.contains("already exists; choose another output or pass --overwrite"), "\(twice.stderr)")
+    }
+}
