@@ -13,8 +13,9 @@ enum ThumbnailCommand: Command {
         Inputs are files or folders (searched recursively for photos and videos). Photos are
         thumbnailed by libvips with shrink-on-load, in this process; a video gives its most
         detailed frame between 10 % and 70 % of its length (never a black first frame). DIR
-        receives one thumbnail per input (named after its path), index.json (source, output,
-        dimensions) and contact-sheet.jpg. DIR must not exist yet unless --overwrite is given.
+        receives one thumbnail per input (named after its path; p3.jpg and p3.png give
+        p3-jpg.jpg and p3-png.jpg), index.json (source, output, dimensions) and
+        contact-sheet.jpg. DIR must not exist yet unless --overwrite is given.
         With --gpu on, photos are decoded whole and reduced on the GPU; otherwise (auto, off)
         shrink-on-load on the CPU is faster than any full decode, so photos stay there.
         Thumbnails and the contact sheet are always sRGB (converted through the photo's ICC

@@ -1,4 +1,6 @@
+import EngineTestKit
 import Foundation
+import MediaTestKit
 import Testing
 
 /// Keeping the state folder readable (issue 14): `jobs` shows where each job's result goes and
@@ -32,5 +34,25 @@ import Testing
         let journal = try fixture.run("status", [refusedID, "--journal"])
         let ended = journal.events.first { $0[string: "event"] == "ended" }
         #expect((ended?["detail"] as? [String: Any])?[string: "outcome"] == "rejected", "\(journal.stdout)")
+    }
+
+    @Test func thumbnailsOfFilesSharingANameShowTheirSourceAndTheIndexMapsEach() throws {
+        let fixture = CLIFixture()
+        let shots = fixture.folder.url.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let photo = sampleProject.appendingPathComponent("small-640x480.jpg")
+        try FileManager.default.copyItem(at: photo, to: shots.appendingPathComponent("p3.jpg"))
+        try FileManager.default.copyItem(at: photo, to: shots.appendingPathComponent("q.jpg"))
+        try MediaFixtures.tool("/usr/bin/vips", ["copy", photo.path, shots.appendingPathComponent("p3.png").path])
+        try MediaFixtures.tool("/usr/bin/vips", ["copy", photo.path, shots.appendingPathComponent("p3.webp").path])
+        let output = fixture.folder.path("thumbs")
+        let result = try fixture.run("thumbnail", [shots.path, "--output", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: output).sorted()
+        #expect(made == ["contact-sheet.jpg", "index.json", "p3-jpg.jpg", "p3-png.jpg", "p3-webp.jpg", "q.jpg"], "\(made)")
+        struct Index: Decodable { struct Entry: Decodable { var source: String, output: String }; var thumbnails: [Entry] }
+        let index = try JSONDecoder().decode(Index.self, from: Data(contentsOf: URL(fileURLWithPath: output + "/index.json")))
+        let mapping = Dictionary(uniqueKeysWithValues: index.thumbnails.map { (URL(fileURLWithPath: $0.source).lastPathComponent, $0.output) })
+        #expect(mapping == ["p3.jpg": "p3-jpg.jpg", "p3.png": "p3-png.jpg", "p3.webp": "p3-webp.jpg", "q.jpg": "q.jpg"])
     }
 }

@@ -20,13 +20,14 @@ public enum InputCollector {
         "mp4", "m4v", "mov", "mkv", "webm", "avi",
     ]
 
-    /// The items, in a fixed order: each input in turn, a folder's files sorted by path.
+    /// The items, in a fixed order: each input in turn, a folder's files sorted by path. Each is
+    /// named after its file without extension; files that would share a name (`p3.jpg`, `p3.png`)
+    /// keep their extension in it (`p3-jpg`, `p3-png`), so that outputs show their source.
     /// - Parameter keepingMissing: list an input that does not exist as an item (planning then
     ///   finds it unusable and, with `--skip-bad`, leaves it out) instead of throwing.
     /// - Throws: ``UnusableInputs`` naming every input that does not exist.
     public static func collect(_ inputs: [String], keepingMissing: Bool = false) throws -> [InputItem] {
-        var items: [InputItem] = []
-        var taken: Set<String> = []
+        var files: [(URL, String)] = []
         var missing: [ItemFailure] = []
         for input in inputs {
             let url = URL(fileURLWithPath: input).standardizedFileURL
@@ -35,17 +36,22 @@ public enum InputCollector {
                 missing.append(ItemFailure(item: input, reason: "does not exist"))
                 continue
             }
-            let files = isFolder.boolValue ? try filesInside(url) : [(url, url.deletingPathExtension().lastPathComponent)]
-            for (file, base) in files {
-                var name = base, suffix = 2
-                while taken.contains(name.lowercased()) {
-                    name = "\(base)-\(suffix)"
-                    suffix += 1
-                }
-                taken.insert(name.lowercased())
-                let size = (try? FileSize.bytes(at: file.path)) ?? 0
-                items.append(InputItem(path: file.path, name: name, size: size))
+            files += isFolder.boolValue ? try filesInside(url) : [(url, url.deletingPathExtension().lastPathComponent)]
+        }
+        let shared = Dictionary(files.map { ($0.1.lowercased(), 1) }, uniquingKeysWith: +).filter { $0.value > 1 }
+        var items: [InputItem] = []
+        var taken: Set<String> = []
+        for (file, base) in files {
+            let ext = file.pathExtension.lowercased()
+            let plain = shared[base.lowercased()] != nil && !ext.isEmpty ? "\(base)-\(ext)" : base
+            var name = plain, suffix = 2
+            while taken.contains(name.lowercased()) {
+                name = "\(plain)-\(suffix)"
+                suffix += 1
             }
+            taken.insert(name.lowercased())
+            let size = (try? FileSize.bytes(at: file.path)) ?? 0
+            items.append(InputItem(path: file.path, name: name, size: size))
         }
         guard missing.isEmpty else { throw UnusableInputs(failures: missing) }
         return items
