@@ -11,13 +11,13 @@ import Synchronization
 /// and its last checkpoint stands; while planning, nothing was recorded.
 final class SessionStop {
     private let target: StopTarget
-    private var signals: SignalStop?
+    private var signals: StopSignals?
 
     /// Starts listening for the stop signals.
     init(context: CommandContext, scheduler: JobScheduler) {
         let target = StopTarget(context: context, scheduler: scheduler)
         self.target = target
-        signals = SignalStop(graceful: { target.stopAtBoundary() }, immediate: { target.stopNow() })
+        signals = StopSignals(first: { target.stopAtBoundary() }, second: { target.stopNow() })
     }
 
     /// Hands over the job once it is recorded; a stop asked for meanwhile reaches it now.

@@ -2,9 +2,18 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into a graceful stop (the first) and a hard stop (the second).
+/// SIGINT and SIGTERM as a person expects them while a job runs: the first asks for a stop at
+/// the next chunk boundary, the second stops at once.
 ///
-/// Only the executable's commands install this; library modules never touch signals.
+/// Nothing listens until a program creates one: the engine never installs signal handlers on its
+/// own. While one listens, the two signals no longer end the process by default; ``cancel()``
+/// gives them back their default action. One listens at a time: a newer one replaces an older.
+///
+/// ```swift
+/// let signals = StopSignals(stopping: handle, on: scheduler)
+/// let outcome = await scheduler.run(handle) // .paused after one Ctrl-C
+/// signals.cancel()
+/// ```
 ///
 /// The signals are caught by a `sigaction` handler that only writes the signal's number into a
 /// pipe; a thread of its own reads the pipe and calls the stops, so they run even while every
@@ -12,15 +21,30 @@ import Synchronization
 /// through a `signalfd` while their action is "ignore", and `dispatch_main` parks the main thread
 /// in `sigsuspend` with every signal unblocked, so a signal the kernel hands to the main thread
 /// is ignored there and never reaches the source (one Ctrl-C in six was lost that way).
-final class SignalStop: Sendable {
+public final class StopSignals: Sendable {
     private let registration: Int
 
-    /// Starts listening.
+    /// Listens for the run of `handle`. The first signal expires its task: the chunks in flight
+    /// end (finishing, or giving up where they check for a stop), and ``JobScheduler/run(_:)``
+    /// returns `.paused`. The second records the job paused at once with
+    /// ``JobScheduler/pauseNow(_:)`` (its last checkpoint stands; the chunks in flight are redone
+    /// on resume) and calls `stopNow`, which must end the work in hand: by default it ends the
+    /// process at once with status 75 (`EX_TEMPFAIL`), without exit handlers, which would tear
+    /// libraries down under the threads still in them.
+    public convenience init(stopping handle: JobHandle, on scheduler: JobScheduler,
+                            stopNow: @escaping @Sendable () -> Void = { _exit(75) }) {
+        self.init(first: { handle.task.expire() }, second: {
+            try? scheduler.pauseNow(handle)
+            stopNow()
+        })
+    }
+
+    /// Listens, calling `first` on the first signal and `second` on every later one.
     /// - Parameters:
-    ///   - graceful: called on the first signal; it should only ask the job to stop.
-    ///   - immediate: called on the second; it should record the stop and exit.
-    init(graceful: @escaping @Sendable () -> Void, immediate: @escaping @Sendable () -> Void) {
-        registration = SignalPipe.shared.listen(graceful: graceful, immediate: immediate)
+    ///   - first: should only ask the work to stop (``ContinuedTask/expire()``).
+    ///   - second: should record the stop (``JobScheduler/pauseNow(_:)``) and end the work.
+    public init(first: @escaping @Sendable () -> Void, second: @escaping @Sendable () -> Void) {
+        registration = SignalPipe.shared.listen(first: first, second: second)
         for number in [SIGINT, SIGTERM] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = signalPipeHandler
@@ -30,8 +54,8 @@ final class SignalStop: Sendable {
         }
     }
 
-    /// Stops listening and restores the default actions.
-    func cancel() {
+    /// Stops listening and gives both signals back their default action (ending the process).
+    public func cancel() {
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
         SignalPipe.shared.stopListening(registration)
@@ -56,8 +80,8 @@ private final class SignalPipe: Sendable {
     private struct Listener {
         var registration: Int
         var count = 0
-        var graceful: @Sendable () -> Void
-        var immediate: @Sendable () -> Void
+        var first: @Sendable () -> Void
+        var second: @Sendable () -> Void
     }
 
     private let listener = Mutex<Listener?>(nil)
@@ -66,7 +90,7 @@ private final class SignalPipe: Sendable {
     private init() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("pipe for the stop signals: \(String(cString: strerror(errno)))") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) } // not inherited by the GPU probe child
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) } // not inherited by child processes
         // A full pipe must not block the handler: signals beyond 64 KiB unread add nothing.
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
         signalPipeWriter = ends[1]
@@ -74,11 +98,11 @@ private final class SignalPipe: Sendable {
         Thread.detachNewThread { [self] in readSignals(from: reader) }
     }
 
-    /// Makes `graceful` and `immediate` the stops the next signals call, counting from none.
+    /// Makes `first` and `second` the stops the next signals call, counting from none.
     /// - Returns: a number for ``stopListening(_:)``.
-    func listen(graceful: @escaping @Sendable () -> Void, immediate: @escaping @Sendable () -> Void) -> Int {
+    func listen(first: @escaping @Sendable () -> Void, second: @escaping @Sendable () -> Void) -> Int {
         let registration = registrations.wrappingAdd(1, ordering: .relaxed).newValue
-        listener.withLock { $0 = Listener(registration: registration, graceful: graceful, immediate: immediate) }
+        listener.withLock { $0 = Listener(registration: registration, first: first, second: second) }
         return registration
     }
 
@@ -96,7 +120,7 @@ private final class SignalPipe: Sendable {
             let stop = listener.withLock { listener -> (@Sendable () -> Void)? in
                 guard listener != nil else { return nil }
                 listener!.count += 1
-                return listener!.count == 1 ? listener!.graceful : listener!.immediate
+                return listener!.count == 1 ? listener!.first : listener!.second
             }
             stop?()
         }
