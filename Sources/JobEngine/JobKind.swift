@@ -17,7 +17,9 @@ import TaskContract
 /// The engine learns seconds per unit of work for each stage from the chunks it runs (and keeps
 /// what it learned for the kind's next job on this machine); before anything was measured it
 /// uses ``defaultCosts``. Finalisation is costed in the ``Stage/package`` stage: give it work in
-/// that stage's unit, and a default for it, or the bar will stop short of the cap while it runs.
+/// that stage's unit, and a default for it, when it is long. Without a default it is expected to
+/// be quick on the kind's first job (the bar reaches its cap with the last chunk and waits there
+/// while it runs), and costs what it was measured to take on the jobs after.
 ///
 /// ## How a job ends
 ///

@@ -31,9 +31,16 @@ struct ProgressTracker {
 
     /// The estimated seconds of everything still owed, finalisation included.
     var remainingCost: Double {
-        owed.values.reduce(snapshot.costs.cost(of: snapshot.finalizeWork, in: .package)) {
-            $0 + snapshot.costs.cost(of: $1.work, in: $1.stage)
-        }
+        owed.values.reduce(finalizeCost) { $0 + snapshot.costs.cost(of: $1.work, in: $1.stage) }
+    }
+
+    /// The finalisation's estimated seconds: its work at the ``Stage/package`` stage's rate. A
+    /// finalisation nobody costed (the kind gives no default, this machine measured none) is
+    /// expected to be quick, so the bar reaches the cap with the last chunk instead of stopping
+    /// short by a guessed second; what it really took is learned for the kind's next job.
+    private var finalizeCost: Double {
+        guard snapshot.costs.estimates[.package] != nil else { return 0 }
+        return snapshot.costs.cost(of: snapshot.finalizeWork, in: .package)
     }
 
     /// Accounts for chunk `index`, which took `cost` seconds, `elapsed` seconds into this run.

@@ -51,6 +51,20 @@ struct ProgressTrackerTests {
         #expect(abs(tracker.remainingCost - (1.7 * 10 + 0.1)) < 1e-9)
     }
 
+    @Test func onAKindsFirstJobAnUncostedFinalisationLetsTheBarReachTheCapWithTheLastChunk() {
+        // No defaults and no history: chunks start at the 1 s fallback, the finalisation at nothing.
+        var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 2, finalizeWork: 1, costs: UnitCostModel()),
+                                      chunks: chunks([(.render, 1), (.render, 1)]))
+        tracker.chunkDone(0, cost: 0.2, elapsed: 0.2)
+        // Owed after it: the other chunk at the 0.2 s just measured, and no finalisation.
+        #expect(abs(tracker.snapshot.fraction - CostBar.cap * 0.2 / 0.4) < 1e-12)
+        tracker.chunkDone(1, cost: 0.2, elapsed: 0.4)
+        #expect(abs(tracker.snapshot.fraction - CostBar.cap) < 1e-12)
+        tracker.finished(finalizeCost: 0.05, elapsed: 0.45)
+        // What it took is the package stage's rate from now on (kept as the kind's history).
+        #expect(tracker.snapshot.costs.estimate(for: .package) == 0.05)
+    }
+
     @Test func theFinalisationLearnsItsRateFromTheWorkTheKindStated() {
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 1, finalizeWork: 40, costs: costs),
                                       chunks: chunks([(.encode, 2)]))
