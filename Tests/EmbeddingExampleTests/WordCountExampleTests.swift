@@ -32,12 +32,15 @@ import Testing
         }
     }
 
-    @Test func theReadmeShowsExactlyThisExample() throws {
+    @Test func theReadmeShowsExactlyTheseExamples() throws {
         let here = URL(fileURLWithPath: #filePath)
         let example = try String(contentsOf: here.deletingLastPathComponent().appendingPathComponent("WordCountExample.swift"),
                                  encoding: .utf8)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("```swift\n" + example + "```"), "README.md embeds Tests/EmbeddingExampleTests/WordCountExample.swift verbatim")
+        let test = try String(contentsOf: here.deletingLastPathComponent().appendingPathComponent("WordCountJobTests.swift"),
+                              encoding: .utf8)
+        #expect(readme.contains("```swift\n" + test + "```"), "README.md embeds Tests/EmbeddingExampleTests/WordCountJobTests.swift verbatim")
     }
 }
