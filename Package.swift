@@ -61,6 +61,8 @@ let package = Package(
         // that prepares its references and CPU figures here.
         .executableTarget(name: "gpu-check", dependencies: ["GPURender", "Vulkan"]),
         .executableTarget(name: "gpu-check-references", dependencies: ["MediaJobs"]),
+        // Claim→commit cycles through the PostgreSQL store (Scripts/bench scenario 7).
+        .executableTarget(name: "lease-bench", dependencies: ["PostgresJobStore"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),
         // Media the tests make and measure with the ffmpeg, vips and exiftool command lines.
         .target(name: "MediaTestKit"),
