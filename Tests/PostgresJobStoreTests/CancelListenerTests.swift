@@ -13,15 +13,16 @@ struct CancelListenerTests {
             let job = try store.insert(try makeJob(), chunks: makeChunks(1))
             let other = try store.insert(try makeJob(), chunks: makeChunks(1))
             let listener = try CancelListener(schema.url, settings: ["search_path": schema.name])
-            #expect(try listener.cancels(until: .now).isEmpty)
 
+            // The channel is the database's: tests running beside this one announce their own jobs on it too.
             try schema.openStore().requestCancel(job.id)
             var heard: Set<JobID> = []
             let deadline = ContinuousClock.now + .seconds(30)
-            while heard.isEmpty, ContinuousClock.now < deadline {
-                heard = try listener.cancels(until: deadline)
+            while !heard.contains(job.id), ContinuousClock.now < deadline {
+                heard.formUnion(try listener.cancels(until: deadline))
             }
-            #expect(heard == [job.id], "heard within 30 s")
+            #expect(heard.contains(job.id), "heard within 30 s")
+            #expect(!heard.contains(other.id))
             #expect(try !store.isCancelRequested(other.id))
         }
     }
@@ -32,7 +33,7 @@ struct CancelListenerTests {
             let job = try store.insert(try makeJob(), chunks: makeChunks(1))
             try store.requestCancel(job.id)
             let listener = try CancelListener(schema.url, settings: ["search_path": schema.name])
-            #expect(try listener.cancels(until: .now).isEmpty)
+            #expect(try !listener.cancels(until: .now).contains(job.id))
             #expect(try store.isCancelRequested(job.id))
         }
     }
