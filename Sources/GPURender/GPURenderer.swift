@@ -299,12 +299,12 @@ public final class GPURenderer: @unchecked Sendable {
         let main = passes[0]
         let planes = input == .packed ? [main] : [main, passes[1], passes[1]]
         let source = planes.map { (count * $0.sourceBytes + 3) & ~3 }.reduce(0, +)
-        let work = passes.map { count * max($0.shrunkWidth * $0.shrunkHeight, $0.width * $0.height) * 16 }.max()!
+        let work = passes.map { count * max($0.shrunkWidth * $0.shrunkHeight, $0.width * $0.height) * 8 }.max()!
         var sizes: [BufferPool.Role: Int] = [.upload: source, .source: source, .work: work]
         if input == .packed { sizes[.packed] = count * main.width * main.height * 4 }
         let resized = passes.filter { $0.tables != nil }
         if !resized.isEmpty {
-            sizes[.horizontal] = resized.map { count * $0.width * $0.shrunkHeight * 16 }.max()!
+            sizes[.horizontal] = resized.map { count * $0.width * $0.shrunkHeight * 8 }.max()!
             sizes[.horizontalWeights] = resized.map { $0.tables!.horizontal.byteCount }.reduce(0, +)
             sizes[.verticalWeights] = resized.map { $0.tables!.vertical.byteCount }.reduce(0, +)
         }

@@ -1,5 +1,5 @@
 #version 450
-// Floating-point RGBA back to RGBA8, then exposure, contrast and saturation by the project's
+// 16-bit floating-point RGBA back to RGBA8, then exposure, contrast and saturation by the project's
 // one colour definition (the CPU path's):
 //   v = round_half_even(v) clamped to 0…255 (the resized 8-bit picture);
 //   v₂ = v·2^e·c + 128·(1 − c);  Y = 0.299 R₂ + 0.587 G₂ + 0.114 B₂;  v₃ = Y + (v₂ − Y)·s;
@@ -7,7 +7,7 @@
 // A grid-stride loop over all pixels of all pictures.
 layout(local_size_x = 256) in;
 
-layout(std430, binding = 0) readonly buffer Source { vec4 source[]; };
+layout(std430, binding = 0) readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
 
 layout(push_constant) uniform Constants {
@@ -23,7 +23,7 @@ uint finished(vec4 v);
 
 void main() {
     for (uint i = gl_GlobalInvocationID.x; i < uint(p.count); i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
-        target[i] = finished(source[i]);
+        target[i] = finished(vec4(unpackHalf2x16(source[i].x), unpackHalf2x16(source[i].y)));
     }
 }
 

@@ -3,11 +3,15 @@
 // aligned, the kernel stretched when reducing, weights normalised). For output sample o the
 // table holds the first source sample it reads, then `taps` weights; samples past an edge
 // repeat the edge. The table starts at float `tableOffset` of its buffer (several tables share
-// one). Floating-point RGBA in and out; a grid-stride loop over all output samples.
+// one). 16-bit floating-point RGBA in and out (sums in 32 bits); a grid-stride loop over all output samples.
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(std430, binding = 0) readonly buffer Source { vec4 source[]; };
-layout(std430, binding = 1) writeonly buffer Target { vec4 target[]; };
+layout(std430, binding = 0) readonly buffer Source { uvec2 source[]; };
+layout(std430, binding = 1) writeonly buffer Target { uvec2 target[]; };
+// Working pictures are RGBA as four 16-bit floats (two uints a pixel), half the memory of 32-bit.
+vec4 unpacked(uvec2 v) { return vec4(unpackHalf2x16(v.x), unpackHalf2x16(v.y)); }
+uvec2 packed4(vec4 v) { return uvec2(packHalf2x16(v.rg), packHalf2x16(v.ba)); }
+
 layout(std430, binding = 2) readonly buffer Table { float table[]; };
 
 layout(push_constant) uniform Constants {
@@ -27,7 +31,7 @@ void main() {
         uint base = uint(frame) * uint(p.width * p.height);
         for (int y = int(gl_GlobalInvocationID.y); y < p.height; y += grid.y) {
             for (int x = int(gl_GlobalInvocationID.x); x < p.width; x += grid.x) {
-                target[base + uint(y * p.width + x)] = filtered(frame, ivec2(x, y));
+                target[base + uint(y * p.width + x)] = packed4(filtered(frame, ivec2(x, y)));
             }
         }
     }
@@ -43,7 +47,7 @@ vec4 filtered(int frame, ivec2 o) {
     for (int k = 0; k < p.taps; k++) {
         int s = clamp(first + k, 0, count - 1);
         uint index = p.vertical != 0 ? uint(s * p.sourceWidth + o.x) : uint(o.y * p.sourceWidth + s);
-        sum += table[entry + 1 + k] * source[base + index];
+        sum += table[entry + 1 + k] * unpacked(source[base + index]);
     }
     return sum;
 }

@@ -1,12 +1,12 @@
 #version 450
-// The first channel of floating-point RGBA pictures (one resized plane of YUV pictures) back to
+// The first channel of 16-bit floating-point RGBA pictures (one resized plane of YUV pictures) back to
 // 8 bits, round_half_even(v) clamped to 0…255, written into that plane of YUV 4:2:0 pictures laid
 // out as YUVLayout says: picture f's plane starts at word `frameWords·f + planeWord`, rows
 // `stride` bytes apart (a multiple of 4). Each step of an invocation's grid-stride loop writes
 // four bytes of one row.
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(std430, binding = 0) readonly buffer Source { vec4 source[]; };
+layout(std430, binding = 0) readonly buffer Source { uvec2 source[]; };
 layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
 
 layout(push_constant) uniform Constants {
@@ -27,7 +27,7 @@ void main() {
                 for (int k = 0; k < 4; k++) {
                     int x = word * 4 + k;
                     if (x >= p.width) break;
-                    float v = clamp(roundEven(source[base + uint(row * p.width + x)].r), 0.0, 255.0);
+                    float v = clamp(roundEven(unpackHalf2x16(source[base + uint(row * p.width + x)].x).x), 0.0, 255.0);
                     packed |= uint(v) << (8 * k);
                 }
                 target[uint(frame * p.frameWords + p.planeWord + row * words + word)] = packed;

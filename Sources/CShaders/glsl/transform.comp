@@ -1,14 +1,17 @@
 #version 450
 // Crop, quarter turns and an optional whole-factor box shrink, exactly: 8-bit grey (one plane
 // of a YUV picture), RGB or RGBA pictures in (tightly packed, one after another from byte
-// `sourceOffset`), floating-point RGBA out (grey in every colour channel; alpha-premultiplied on
+// `sourceOffset`), 16-bit floating-point RGBA out (grey in every colour channel; alpha-premultiplied on
 // request, as the Lanczos resize needs).
 // Each invocation walks the output pixels of all pictures in a grid-stride loop (no division),
 // so a dispatch needs few workgroups (software devices pay for each one). Turns are clockwise: turned (x, y) comes from the crop's (y, h-1-x) for one turn.
 layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = 0) readonly buffer Source { uint source[]; };
-layout(std430, binding = 1) writeonly buffer Target { vec4 target[]; };
+layout(std430, binding = 1) writeonly buffer Target { uvec2 target[]; };
+// Working pictures are RGBA as four 16-bit floats (two uints a pixel), half the memory of 32-bit.
+uvec2 packed4(vec4 v) { return uvec2(packHalf2x16(v.rg), packHalf2x16(v.ba)); }
+
 
 layout(push_constant) uniform Constants {
     int sourceWidth, sourceHeight, channels;
@@ -42,7 +45,7 @@ void main() {
         uint base = uint(frame) * uint(p.width * p.height);
         for (int y = int(gl_GlobalInvocationID.y); y < p.height; y += grid.y) {
             for (int x = int(gl_GlobalInvocationID.x); x < p.width; x += grid.x) {
-                target[base + uint(y * p.width + x)] = transformed(frame, ivec2(x, y));
+                target[base + uint(y * p.width + x)] = packed4(transformed(frame, ivec2(x, y)));
             }
         }
     }
