@@ -20,14 +20,17 @@ extension PostgresJobStore {
     /// the database's now, and journals `claimed`. Chunks other workers are claiming at this very
     /// moment are skipped, never waited for. A job's package stage (``packageIndex``) is claimed
     /// like a chunk, after its other chunks, once they are all done.
+    /// Chunks of a job that requires a GPU (`--gpu on`) go only to a worker that has one; other jobs'
+    /// chunks go to any worker.
     /// - Parameters:
     ///   - worker: who claims (host and process, for the journal and for `status`).
     ///   - lease: how long the lease lasts unless renewed.
     ///   - job: only this job's chunks, when given.
+    ///   - hasGPU: whether the worker selected a GPU that passed its probe.
     /// - Returns: the lease, or `nil` when no chunk is free.
-    public func claimChunk(worker: String, lease: Duration, job: JobID? = nil) throws -> ChunkLease? {
+    public func claimChunk(worker: String, lease: Duration, job: JobID? = nil, hasGPU: Bool = false) throws -> ChunkLease? {
         try transaction { connection in
-            guard let row = try connection.query(Statements.claimChunk, job?.rawValue, worker, lease.secondsValue).first else {
+            guard let row = try connection.query(Statements.claimChunk, job?.rawValue, worker, lease.secondsValue, hasGPU).first else {
                 return nil
             }
             let id: String = try row["job_id"]
@@ -111,6 +114,8 @@ extension PostgresJobStore {
 }
 
 extension PostgresJobStore.Statements {
+    /// `TaskResources.gpu`'s bit in a stored request's `requiredResources`.
+    private static let gpu = TaskResources.gpu.rawValue
     static let claimChunk = PreparedStatement("mediajob_claim_chunk", """
         WITH next AS (
             SELECT c.job_id, c.idx, c.lease_owner AS previous_owner
@@ -118,6 +123,7 @@ extension PostgresJobStore.Statements {
             WHERE j.state IN ('queued', 'running') AND NOT c.done
                 AND (c.lease_owner IS NULL OR c.lease_expires_at <= now())
                 AND ($1::text IS NULL OR c.job_id = $1::text)
+                AND ($4::boolean OR (convert_from(j.request, 'UTF8')::jsonb ->> 'requiredResources')::int & \(gpu) = 0)
                 AND (c.idx >= 0 OR NOT EXISTS (SELECT 1 FROM chunks o WHERE o.job_id = c.job_id AND o.idx >= 0 AND NOT o.done))
             ORDER BY j.queue_seq, c.idx < 0, c.idx
             LIMIT 1

@@ -161,3 +161,21 @@ struct ChunkLeaseTests {
         }
     }
 }
+
+/// Who may claim what: chunks of a job that requires a GPU only by a worker that has one.
+struct GPUClaimTests {
+    @Test func aJobThatRequiresAGPUIsClaimedOnlyByAWorkerWithOne() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            var gpuJob = try makeJob(state: .running)
+            gpuJob.request = try TaskRequest(identifier: gpuJob.request.identifier, title: "Exporting Holiday",
+                                             subtitle: "render", requiredResources: .gpu)
+            _ = try store.insert(gpuJob, chunks: makeChunks(1))
+            #expect(try store.claimChunk(worker: "cpu-only", lease: .seconds(60)) == nil)
+            let anyJob = try store.insert(try makeJob(state: .running), chunks: makeChunks(1))
+            #expect(try store.claimChunk(worker: "cpu-only", lease: .seconds(60))?.jobID == anyJob.id)
+            let taken = try #require(try store.claimChunk(worker: "with-gpu", lease: .seconds(60), hasGPU: true))
+            #expect(taken.jobID == gpuJob.id)
+        }
+    }
+}
