@@ -107,6 +107,15 @@ public final class InMemoryJobStore: JobStore {
         }
     }
 
+    public func remove(_ id: JobID) throws {
+        contents.withLock { contents in
+            contents.jobs[id] = nil
+            contents.chunks[id] = nil
+            contents.journal.removeAll { $0.jobID == id }
+            contents.cancels.remove(id)
+        }
+    }
+
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
         contents.withLock { contents in
             contents.chunks[id] = contents.chunks[id]?.map { ChunkRecord(index: $0.index, plan: $0.plan) }

@@ -83,6 +83,19 @@ extension JobScheduler {
         return tracker.remainingCost / Double(chunksAtOnce(for: kind))
     }
 
+    /// Deletes the records of finished jobs (completed, discarded, rejected) last changed before
+    /// `cutoff`, with any workspace they left; never a job that can still resume or is running.
+    /// - Returns: the jobs removed.
+    public func prune(changedBefore cutoff: Date) throws -> [JobRecord] {
+        let finished = try store.jobs().filter { $0.state.isFinished && $0.updatedAt < cutoff }
+        for job in finished {
+            if !job.workspace.isEmpty { try Workspace(directory: URL(fileURLWithPath: job.workspace)).remove() }
+            try store.remove(job.id)
+            locks.removeLock(for: job.id)
+        }
+        return finished
+    }
+
     /// Removes the workspaces and lock files of completed, discarded and rejected jobs that a
     /// crash left behind. Workspaces of resumable jobs are kept.
     public func cleanFinishedWorkspaces() throws {

@@ -46,6 +46,10 @@ public protocol JobStore: Sendable {
 
     /// Appends to the journal.
     func append(_ entry: JournalEntry) throws
+
+    /// Deletes a job's record with its chunks, journal and cancel request, in one transaction
+    /// (for pruning finished jobs); nothing for a job that is not there.
+    func remove(_ id: JobID) throws
 }
 
 /// One chunk's work made durable.

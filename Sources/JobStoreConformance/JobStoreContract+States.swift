@@ -51,6 +51,21 @@ extension JobStoreContract {
                 try store.transition(JobID.make(), to: StateChange(state: .paused), journal: nil)
             }
         },
+        JobStoreContract("removing a job deletes it with its chunks, journal and cancel request, and nothing else") { open in
+            let store = try open()
+            let gone = try store.insert(try makeJob(workKey: "gone"), chunks: makeChunks(2))
+            let kept = try store.insert(try makeJob(workKey: "kept"), chunks: makeChunks(2))
+            try store.requestCancel(gone.id)
+            try store.remove(gone.id)
+            #expect(try store.job(gone.id) == nil)
+            #expect(try store.chunks(of: gone.id).isEmpty)
+            #expect(try store.journal(of: gone.id).isEmpty)
+            #expect(try !store.isCancelRequested(gone.id))
+            #expect(try store.jobs().map(\.id) == [kept.id])
+            #expect(try store.chunks(of: kept.id).count == 2)
+            #expect(try store.journal(of: kept.id).map(\.event) == [.submitted])
+            try store.remove(gone.id)
+        },
         JobStoreContract("a cancel request is seen by a second store and cleared by a transition") { open in
             let runner = try open()
             let job = try runner.insert(try makeJob(), chunks: [])

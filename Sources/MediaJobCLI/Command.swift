@@ -24,7 +24,7 @@ extension Command {
 enum Commands {
     static var all: [any Command.Type] {[
         InitCommand.self, ExportCommand.self, ThumbnailCommand.self, CompressCommand.self, SelfTestCommand.self, JobsCommand.self, StatusCommand.self, CancelCommand.self, ResumeCommand.self,
-        RestartCommand.self, DiscardCommand.self, ProbeCommand.self, CompletionCommand.self, HelpCommand.self,
+        RestartCommand.self, DiscardCommand.self, ProbeCommand.self, PruneCommand.self, CompletionCommand.self, HelpCommand.self,
     ]}
 
     static func named(_ name: String) -> (any Command.Type)? {

@@ -38,6 +38,8 @@ extension PostgresJobStore {
             """)
         static let kind = PreparedStatement("mediajob_kind", "SELECT kind FROM jobs WHERE id = $1")
         static let clearCancel = PreparedStatement("mediajob_clear_cancel", "DELETE FROM cancel_requests WHERE job_id = $1")
+        static let removeJournal = PreparedStatement("mediajob_remove_journal", "DELETE FROM journal WHERE job_id = $1")
+        static let removeJob = PreparedStatement("mediajob_remove_job", "DELETE FROM jobs WHERE id = $1")
         static let resetChunks = PreparedStatement("mediajob_reset_chunks", """
             UPDATE chunks SET done = false, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL,
                 lease_owner = NULL, lease_expires_at = NULL

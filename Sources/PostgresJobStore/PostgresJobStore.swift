@@ -109,6 +109,13 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         try transaction { try Self.apply(change, to: id, journal: event, on: $0) }
     }
 
+    public func remove(_ id: JobID) throws {
+        try transaction { connection in
+            try connection.query(Statements.removeJournal, id.rawValue)
+            try connection.query(Statements.removeJob, id.rawValue) // chunks and cancel requests cascade
+        }
+    }
+
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
         try transaction { connection in
             try connection.query(Statements.resetChunks, id.rawValue)

@@ -138,6 +138,15 @@ public final class SQLiteJobStore: JobStore {
         }
     }
 
+    public func remove(_ id: JobID) throws {
+        try write { database in
+            for table in ["journal", "chunks", "cancel_requests"] {
+                try database.prepare("DELETE FROM \(table) WHERE job_id = ?1").run([.text(id.rawValue)])
+            }
+            try database.prepare("DELETE FROM jobs WHERE id = ?1").run([.text(id.rawValue)])
+        }
+    }
+
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
         try write { database in
             try database.prepare("UPDATE chunks SET done = 0, cost_s = NULL, executor = NULL, done_at = NULL WHERE job_id = ?1")

@@ -55,4 +55,35 @@ import Testing
         let mapping = Dictionary(uniqueKeysWithValues: index.thumbnails.map { (URL(fileURLWithPath: $0.source).lastPathComponent, $0.output) })
         #expect(mapping == ["p3.jpg": "p3-jpg.jpg", "p3.png": "p3-png.jpg", "p3.webp": "p3-webp.jpg", "q.jpg": "q.jpg"])
     }
+
+    @Test func pruneForgetsFinishedJobsOnlyAndSaysHowMany() throws {
+        let fixture = CLIFixture()
+        let done = try fixture.run("selftest", fixture.selftest(units: 2, unitMilliseconds: 1, output: "done.json"))
+        let doneID = try #require(done.events.first?[string: "job_id"])
+        let refused = try fixture.run("selftest", fixture.selftest(units: 3, unitMilliseconds: 1, output: "done.json"))
+        #expect(refused.status == 65)
+        let discarded = try fixture.run("selftest", fixture.selftest(units: 3, unitMilliseconds: 1, output: "a.json") + ["--fail-at", "1"])
+        #expect(try fixture.run("discard", [try #require(discarded.events.first?[string: "job_id"])]).status == 0)
+        let failed = try fixture.run("selftest", fixture.selftest(units: 3, unitMilliseconds: 1, output: "b.json") + ["--fail-at", "1"])
+        let failedID = try #require(failed.events.first?[string: "job_id"])
+
+        let young = try fixture.run("prune", ["--older-than", "1d"])
+        #expect(young.status == 0)
+        #expect(young.stderr == "Nothing to prune: no completed, discarded or refused job last changed more than 1d ago.\n")
+        let ids = { try fixture.run("jobs", ["--all", "--json"]).stdout.components(separatedBy: "\"job_id\"").count - 1 }
+        #expect(try ids() == 4)
+
+        let pruned = try fixture.run("prune")
+        #expect(pruned.status == 0)
+        #expect(pruned.stderr == "Removed the records of 3 jobs (1 completed, 1 discarded, 1 refused).\n", "\(pruned.stderr)")
+        let left = try JSONSerialization.jsonObject(with: Data(try fixture.run("jobs", ["--all", "--json"]).stdout.utf8)) as? [[String: Any]]
+        #expect(left?.compactMap { $0[string: "job_id"] } == [failedID], "the failed job can still resume")
+        #expect(try fixture.run("status", [doneID]).status == 64)
+        #expect(FileManager.default.fileExists(atPath: fixture.folder.path("done.json")), "what a job published stays")
+        #expect(try fixture.run("resume", [failedID]).status == 1, "the kept job still resumes (and fails at its unit again)")
+
+        let wrong = try fixture.run("prune", ["--older-than", "3x"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.hasPrefix("Error: --older-than expects a number and a unit"))
+    }
 }
