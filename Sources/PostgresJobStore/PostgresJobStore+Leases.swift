@@ -62,7 +62,8 @@ extension PostgresJobStore {
     /// executor, moves the job's progress (never backwards: a snapshot behind the stored one is
     /// not stored), learns the cost, and journals the checkpoint with its epoch; for the package
     /// stage, completes the job with `checkpoint`'s progress and journals `ended` instead.
-    /// Otherwise journals `commit_refused` and changes nothing else.
+    /// Otherwise journals `commit_refused` and changes nothing else. Committing again under the
+    /// same lease (a retry after a lost acknowledgement) changes nothing and says `.committed`.
     /// - Parameters:
     ///   - lease: the lease the chunk ran under.
     ///   - checkpoint: the chunk's cost, executor and the progress that includes it.
@@ -75,6 +76,12 @@ extension PostgresJobStore {
                 checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName)
             let detail = ["epoch": String(lease.epoch), "worker": lease.worker, "output": lease.outputName]
             guard marked.rowsAffected == 1 else {
+                // The same commit, already applied: its acknowledgement was lost with the connection
+                // and the call ran again. Refusing it would make the worker delete a committed output.
+                let current = try connection.query(Statements.chunkOutput, lease.jobID.rawValue, lease.chunkIndex).first
+                if let current, try current["done"] as Bool, try current["output"] as String? == lease.outputName {
+                    return .committed
+                }
                 try Self.append(JournalEntry(jobID: lease.jobID, event: .commitRefused,
                                              detail: detail.merging(["chunk": String(lease.chunkIndex)]) { $1 }),
                                 on: connection)
@@ -145,6 +152,8 @@ extension PostgresJobStore.Statements {
             lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
         """)
+    static let chunkOutput = PreparedStatement(
+        "mediajob_chunk_output", "SELECT done, output FROM chunks WHERE job_id = $1 AND idx = $2")
     static let releaseLease = PreparedStatement("mediajob_release_lease", """
         UPDATE chunks SET lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
