@@ -24,10 +24,12 @@ struct Console: Sendable {
         err((["Error: " + Self.sentence(text)] + next).joined(separator: "\n"))
     }
 
-    /// `text` ending with a full stop, `?` or `!`: a full stop is added only where none is.
+    /// `text` with its first line ending in a full stop, `?` or `!` (a full stop is added only
+    /// where none is); lines after it (advice naming a command) are left as they are.
     static func sentence(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.last.map { ".?!".contains($0) } == true ? trimmed : trimmed + "."
+        let first = trimmed.prefix { $0 != "\n" }, rest = trimmed.dropFirst(first.count)
+        return (first.last.map { ".?!".contains($0) } == true ? String(first) : first + ".") + rest
     }
 
     /// Writes `text` to standard error as it is (for redrawing a progress line).

@@ -12,10 +12,10 @@ enum ErrorAdvice {
         guard let error = error as? SchedulerError else { return error.personMessage }
         switch error {
         case .rejected(_, let rejection): return sentence(for: rejection)
-        case .noSuchJob: return "\(error.message); list jobs with: mediajob jobs\(stateDirArgument)"
+        case .noSuchJob: return "\(error.message)\nList jobs with: mediajob jobs\(stateDirArgument)"
         case .ownedByAnotherProcess(let id, let pid):
             let command = pid == nil ? "mediajob status \(id.short)" : "mediajob status \(id.short) --watch"
-            return "\(error.message); \(pid == nil ? "see where it stands" : "watch it") with: \(command)\(stateDirArgument)"
+            return "\(error.message)\n\(pid == nil ? "See where it stands" : "Watch it") with: \(command)\(stateDirArgument)"
         default: return error.message
         }
     }

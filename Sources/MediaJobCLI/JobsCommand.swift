@@ -26,7 +26,7 @@ enum JobsCommand: Command {
                                                   options: [.sortedKeys, .withoutEscapingSlashes])
             context.console.out(String(decoding: data, as: UTF8.self))
         } else if jobs.isEmpty {
-            context.console.err(kept.isEmpty ? "No jobs yet. Start one with: mediajob selftest"
+            context.console.err(kept.isEmpty ? "No jobs yet. Start one with: mediajob selftest\(context.stateDirectoryArgument)"
                                 : "No jobs to show; \(kept.count == 1 ? "one discarded or refused job is" : "\(kept.count) discarded or refused jobs are") "
                                 + "listed with: mediajob jobs --all\(context.stateDirectoryArgument)")
         } else {

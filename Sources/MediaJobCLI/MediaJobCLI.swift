@@ -31,6 +31,7 @@ public enum MediaJobCLI {
             return ExitCode.usage
         }
         let rest = Array(arguments.dropFirst())
+        var stateDirArgument = "" // to repeat in a suggested command
         do {
             let parsed = try ParsedArguments(command: command.name, arguments: rest,
                                              specs: command.options + [CommonOptions.help])
@@ -39,6 +40,7 @@ public enum MediaJobCLI {
                 return ExitCode.completed
             }
             let context = CommandContext(arguments: parsed, environment: environment, console: console)
+            stateDirArgument = context.stateDirectoryArgument
             if command.runsJobs { try context.media.startLibraries() }
             GPUProbeProcess.install(arguments: parsed, environment: environment)
             try OpenFileLimit.ensure()
@@ -48,7 +50,7 @@ public enum MediaJobCLI {
             console.error(error.message, "Usage: \(HelpText.usage(for: command))", "Run 'mediajob help \(hint)' for details.")
             return ExitCode.usage
         } catch {
-            console.error(ErrorAdvice.sentence(for: error))
+            console.error(ErrorAdvice.sentence(for: error, stateDirArgument: stateDirArgument))
             return exitCode(for: error)
         }
     }
