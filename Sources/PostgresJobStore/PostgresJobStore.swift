@@ -165,7 +165,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
 
     /// Runs `body` in one transaction on the store's connection, again when it lost a race
     /// (serialization failure or deadlock, up to three tries), and once more on a remade
-    /// connection when the old one was lost.
+    /// connection when the old one was lost (see ``reconnect()``).
     func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
@@ -178,7 +178,22 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                 racesLost += 1
             } catch let error as PostgresError where error.kind == .connectionLost && !reconnected {
                 reconnected = true
-                try connection.reset()
+                try reconnect()
+            }
+        }
+    }
+
+    /// Remakes the lost connection; while the server cannot be reached (it is restarting), tries
+    /// again after 0.1 s, 0.2 s, 0.4 s … for about 25 s in all, then gives up.
+    /// - Throws: `PostgresError` `.connectionFailed` from the last try.
+    private func reconnect() throws {
+        var wait = 0.1
+        while true {
+            do {
+                return try connection.reset()
+            } catch let error as PostgresError where error.kind == .connectionFailed && wait < 13 {
+                Thread.sleep(forTimeInterval: wait)
+                wait *= 2
             }
         }
     }
