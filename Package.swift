@@ -4,6 +4,39 @@ import PackageDescription
 // Layers (arrows point down): mediajob → MediaJobCLI → MediaJobs → JobEngine → TaskContract.
 // Stores plug into the engine through its `JobStore` protocol; C libraries come in through
 // system-library targets named `C<Lib>` and reach Swift only through their bridge module.
+
+/// Unit tests: in process, no binary spawned, no root, strace, tmpfs, lavapipe or PostgreSQL server; the
+/// whole set runs in well under a minute once built. `Scripts/unit-test` runs them alone (the inner loop).
+/// They may run a reference tool (the `vips`, `ffmpeg`, `ffprobe` command lines) to check a result.
+let unitTests: [Target] = [
+    .testTarget(name: "TaskContractTests", dependencies: ["TaskContract", "EngineTestKit"]),
+    .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit", "JobStoreConformance"]),
+    .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit", "JobStoreConformance"]),
+    .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit", "MediaTestKit"]),
+    .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit", "MediaTestKit"]),
+    .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
+    .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
+    .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
+    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI"]),
+]
+
+/// Integration tests: they run the built `mediajob` (as root and as nobody, under strace, on a small
+/// tmpfs, killed with signals), render on lavapipe, talk to a throwaway PostgreSQL server, or run
+/// reference tools by the dozen. `Scripts/test` runs them together with the unit tests.
+let integrationTests: [Target] = [
+    // libvips' results against the `vips` and `exiftool` command lines on full-size photos in every
+    // colour space and format: dozens of tool processes and AVIF/HEIC encodes, most of the unit set's time.
+    .testTarget(name: "VipsReferenceTests", dependencies: ["Vips", "EngineTestKit", "MediaTestKit"]),
+    .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestKit"]),
+    .testTarget(name: "PostgresJobStoreTests",
+                dependencies: ["PostgresJobStore", "PostgresTestKit", "JobStoreConformance", "EngineTestKit"]),
+    .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit", "MediaTestKit"]),
+    .testTarget(
+        name: "MediaJobCLITests",
+        dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive", "PostgresTestKit"]
+    ),
+]
+
 let package = Package(
     name: "mediajob",
     products: [
@@ -70,24 +103,6 @@ let package = Package(
         .target(name: "JobStoreConformance", dependencies: ["JobEngine"]),
         // A throwaway PostgreSQL cluster (Scripts/postgres-test-cluster) and a fresh schema per test.
         .target(name: "PostgresTestKit", dependencies: ["Postgres"]),
-
-        .testTarget(name: "TaskContractTests", dependencies: ["TaskContract", "EngineTestKit"]),
-        .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit", "JobStoreConformance"]),
-        .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit", "JobStoreConformance"]),
-        .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit", "MediaTestKit"]),
-        .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit", "MediaTestKit"]),
-        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestKit"]),
-        .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit", "MediaTestKit"]),
-        .testTarget(name: "PostgresJobStoreTests",
-                    dependencies: ["PostgresJobStore", "PostgresTestKit", "JobStoreConformance", "EngineTestKit"]),
-        .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
-        .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
-        .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI"]),
-        .testTarget(
-            name: "MediaJobCLITests",
-            dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive", "PostgresTestKit"]
-        ),
-    ],
+    ] + unitTests + integrationTests,
     swiftLanguageModes: [.v6]
 )

@@ -9,7 +9,7 @@ import Vips
     let folder = TemporaryDirectory()
 
     init() throws {
-        try VipsTestSupport.start()
+        try Vips.initialize()
     }
 
     @Test(arguments: ["--pyramid", "--subifd"], [64, 256, 600])

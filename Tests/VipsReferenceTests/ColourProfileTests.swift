@@ -10,7 +10,7 @@ import Vips
     let folder = TemporaryDirectory()
 
     init() throws {
-        try VipsTestSupport.start()
+        try Vips.initialize()
     }
 
     /// Input formats a tagged photo is made in, with the saver options `vips` takes; HEIF

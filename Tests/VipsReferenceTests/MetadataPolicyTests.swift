@@ -9,7 +9,7 @@ import Vips
     let folder = TemporaryDirectory()
 
     init() throws {
-        try VipsTestSupport.start()
+        try Vips.initialize()
     }
 
     /// A JPEG turned a quarter by its EXIF orientation and carrying kept and private tags;
@@ -88,8 +88,9 @@ import Vips
     @Test func aDamagedJPEGIsRefusedNamingTheFile() throws {
         let source = try taggedJPEG("source.jpg", bigEndian: false)
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
-        let error = vipsError { _ = try JPEGSafeCopy.rewritten(data.prefix(40), path: source) }
-        #expect(error?.kind == .corrupt && error?.path == source)
-        #expect(vipsError { _ = try JPEGSafeCopy.rewritten(Data("not a jpeg".utf8), path: source) }?.kind == .corrupt)
+        let error = try #require(throws: VipsError.self) { _ = try JPEGSafeCopy.rewritten(data.prefix(40), path: source) }
+        #expect(error.kind == .corrupt && error.path == source)
+        let notJPEG = try #require(throws: VipsError.self) { _ = try JPEGSafeCopy.rewritten(Data("not a jpeg".utf8), path: source) }
+        #expect(notJPEG.kind == .corrupt)
     }
 }
