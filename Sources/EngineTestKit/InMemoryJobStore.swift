@@ -10,12 +10,19 @@ public final class InMemoryJobStore: JobStore {
     private struct Contents {
         var jobs: [JobID: JobRecord] = [:]
         var chunks: [JobID: [ChunkRecord]] = [:]
+        var badItems: [JobID: [BadItem]] = [:]
         var journal: [JournalEntry] = []
         var cancels: Set<JobID> = []
         var costs: [String: [Stage: Double]] = [:]
         var sequence: Int64 = 0
         /// Checkpoints to accept before failing, when set.
         var checkpointsBeforeFailure: Int?
+
+        /// Replaces the bad items of one chunk (or of the package stage, `chunk` nil) with `items`.
+        mutating func replaceBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?) {
+            badItems[id, default: []].removeAll { $0.chunkIndex == chunk }
+            badItems[id, default: []] += items.map { BadItem(item: $0.item, reason: $0.reason, outcome: outcome, chunkIndex: chunk) }
+        }
     }
 
     private let contents = Mutex(Contents())
@@ -72,6 +79,7 @@ public final class InMemoryJobStore: JobStore {
             contents.chunks[id]?[checkpoint.chunkIndex].isDone = true
             contents.chunks[id]?[checkpoint.chunkIndex].costSeconds = checkpoint.costSeconds
             contents.chunks[id]?[checkpoint.chunkIndex].executor = checkpoint.executor
+            contents.replaceBadItems(checkpoint.skipped, outcome: .skipped, of: id, chunk: checkpoint.chunkIndex)
             contents.jobs[id]?.progress = checkpoint.progress
             contents.jobs[id]?.updatedAt = Date()
             contents.costs[checkpoint.kind, default: [:]][checkpoint.stage] =
@@ -81,6 +89,20 @@ public final class InMemoryJobStore: JobStore {
                 "chunk": String(checkpoint.chunkIndex),
                 "fraction": String(format: "%.4f", checkpoint.progress.fraction),
             ]))
+        }
+    }
+
+    public func recordBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?) throws {
+        contents.withLock { $0.replaceBadItems(items, outcome: outcome, of: id, chunk: chunk) }
+    }
+
+    public func badItems(of id: JobID) throws -> [BadItem] {
+        contents.withLock { contents in
+            // Chunks in order, then the package stage; within one, as recorded.
+            (contents.badItems[id] ?? []).enumerated().sorted { a, b in
+                let (left, right) = (a.element.chunkIndex ?? .max, b.element.chunkIndex ?? .max)
+                return left != right ? left < right : a.offset < b.offset
+            }.map(\.element)
         }
     }
 
@@ -111,6 +133,7 @@ public final class InMemoryJobStore: JobStore {
         contents.withLock { contents in
             contents.jobs[id] = nil
             contents.chunks[id] = nil
+            contents.badItems[id] = nil
             contents.journal.removeAll { $0.jobID == id }
             contents.cancels.remove(id)
         }
@@ -119,6 +142,7 @@ public final class InMemoryJobStore: JobStore {
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
         contents.withLock { contents in
             contents.chunks[id] = contents.chunks[id]?.map { ChunkRecord(index: $0.index, plan: $0.plan) }
+            contents.badItems[id] = nil
             contents.jobs[id]?.progress = progress
         }
     }

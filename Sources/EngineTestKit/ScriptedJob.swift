@@ -4,8 +4,9 @@ import Synchronization
 import TaskContract
 
 /// A job kind for engine tests: each chunk calls the test's hook, then commits `"<index>\n"`;
-/// finalisation concatenates the chunks' outputs into the result. It records how often each
-/// chunk ran and committed.
+/// finalisation concatenates the chunks' outputs into the result, then a line
+/// `skipped: <item>: <reason>` for each item the chunks skipped. It records how often each chunk
+/// ran and committed.
 public struct ScriptedJob: JobKind {
     /// The job's settings.
     public struct Spec: Codable, Sendable, Equatable {
@@ -60,6 +61,7 @@ public struct ScriptedJob: JobKind {
         for chunk in chunks {
             text += try String(contentsOf: context.workspace.url(for: chunk.key), encoding: .utf8)
         }
+        text += context.skippedItems.map { "skipped: \($0.message)\n" }.joined()
         try context.workspace.commit("result.txt", data: Data(text.utf8))
         return context.workspace.url(for: "result.txt")
     }

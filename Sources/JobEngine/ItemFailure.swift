@@ -21,9 +21,15 @@ public struct ItemFailure: CategorizedError, Equatable {
     package var clause: String { message.hasSuffix(".") ? String(message.dropLast()) : message }
 }
 
-/// The job's chunks all ran, but some items were bad.
+/// Some items were bad: those of one chunk, or, when the job's chunks all ran, the job's.
 public struct ItemFailures: CategorizedError, Equatable {
     public var failures: [ItemFailure]
+
+    /// Thrown by a chunk that holds several items, some of them bad: each is stored as failed with
+    /// the chunk, and the chunk's other items go on.
+    public init(failures: [ItemFailure]) {
+        self.failures = failures
+    }
 
     public var category: FailureCategory { .invalidInput }
 

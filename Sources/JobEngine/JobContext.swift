@@ -1,16 +1,25 @@
 import Foundation
+import Synchronization
 import TaskContract
 
-/// What a chunk or the finalisation of a job may use: its workspace and its task.
+/// What a chunk or the finalisation of a job may use: its workspace, its task, and the record of
+/// the items it skips.
 public struct JobContext: Sendable {
     /// The job's private folder.
     public let workspace: Workspace
     /// The running task: words, stop signal.
     public let task: ContinuedTask
+    /// Items skipped before this work began: by the job's done chunks, when this is finalisation.
+    private let skippedBefore: [ItemFailure]
+    /// Items this work skipped; the engine stores them with its checkpoint.
+    private let skippedNow = SkippedItemLog()
 
-    package init(workspace: Workspace, task: ContinuedTask) {
+    /// - Parameter skipped: items skipped before this work began (the engine gives finalisation
+    ///   those its chunks skipped).
+    package init(workspace: Workspace, task: ContinuedTask, skipped: [ItemFailure] = []) {
         self.workspace = workspace
         self.task = task
+        self.skippedBefore = skipped
     }
 
     /// Whether the work in hand should stop: the job was asked to stop, or a sibling chunk failed.
@@ -21,10 +30,32 @@ public struct JobContext: Sendable {
     public func checkStop() throws {
         if isStopRequested { throw JobStopped() }
     }
+
+    /// Leaves a bad item out on purpose: the engine stores it as skipped with this chunk's
+    /// checkpoint (or with the package stage), `status` shows it, and a resumed job does not try
+    /// it again.
+    public func skip(_ item: ItemFailure) {
+        skippedNow.append(item)
+    }
+
+    /// Every item skipped so far: before this work began and by it.
+    public var skippedItems: [ItemFailure] { skippedBefore + skippedNow.items }
+
+    /// The items this work skipped.
+    var skippedByThisWork: [ItemFailure] { skippedNow.items }
 }
 
 /// Thrown by work that abandons itself because the job was asked to stop. The engine then ends
 /// the job as paused; the abandoned chunk is redone on resume.
 public struct JobStopped: Error, Equatable {
     public init() {}
+}
+
+/// The items one piece of work skipped, appended from whichever thread does the work.
+private final class SkippedItemLog: Sendable {
+    private let list = Mutex<[ItemFailure]>([])
+
+    func append(_ item: ItemFailure) { list.withLock { $0.append(item) } }
+
+    var items: [ItemFailure] { list.withLock { $0 } }
 }

@@ -58,7 +58,16 @@ struct JobRunner {
         do {
             chunks = try store.chunks(of: record.id)
             let finalizeStart = clock.now
-            let artifact = try await kind.finalize(record.spec, chunks.map(\.plan), context)
+            let skipped = try store.badItems(of: record.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
+            let packaging = JobContext(workspace: workspace, task: task, skipped: skipped.map(\.failure))
+            let artifact: URL
+            do {
+                artifact = try await kind.finalize(record.spec, chunks.map(\.plan), packaging)
+            } catch let failure as ItemFailure where !task.isExpired {
+                try store.recordBadItems([failure], outcome: .failed, of: record.id, chunk: nil)
+                throw failure
+            }
+            try store.recordBadItems(packaging.skippedByThisWork, outcome: .skipped, of: record.id, chunk: nil)
             try FaultPoints.step(.finalize, operation: "finalize", path: artifact.path) {}
             if task.isExpired {
                 tracker.stopped(elapsed: elapsed())
@@ -82,8 +91,9 @@ struct JobRunner {
         return .completed
     }
 
-    /// Runs the owed chunks, up to ``chunksAtOnce`` at once, checkpointing each as it lands. A chunk
-    /// that throws ``ItemFailure`` does not stop the others; the bad items are reported together.
+    /// Runs the owed chunks, up to ``chunksAtOnce`` at once, checkpointing each as it lands (with the
+    /// items it skipped). A chunk that throws ``ItemFailure`` or ``ItemFailures`` does not stop the
+    /// others; its bad items are stored as failed with the chunk and reported together.
     /// At each boundary, a ``HostCondition`` that holds work stops the job and sets `hostReason`.
     /// - Returns: the first error (or the item failures), or `nil` when every chunk ran or the job
     ///   was asked to stop.
@@ -96,6 +106,16 @@ struct JobRunner {
         var itemFailures: [ItemFailure] = []
         let kind = self.kind, spec = record.spec
         return await withTaskGroup(of: ChunkResult.self) { group in
+            /// Stores a chunk's bad items as failed; the job goes on and fails listing them at the end.
+            func failItems(_ failed: [ItemFailure], of chunk: ChunkRecord) {
+                itemFailures += failed
+                do {
+                    try store.recordBadItems(failed, outcome: .failed, of: record.id, chunk: chunk.index)
+                } catch {
+                    if failure == nil { failure = error }
+                    group.cancelAll()
+                }
+            }
             var inFlight = 0
             while true {
                 // A cancel asked for from another process is seen here, at the boundary, as well as by the watcher.
@@ -109,13 +129,15 @@ struct JobRunner {
                     group.addTask {
                         let clock = ContinuousClock()
                         let began = clock.now
+                        let context = JobContext(workspace: context.workspace, task: context.task)
                         do {
                             try context.checkStop()
                             try FaultPoints.step(.chunk, operation: "chunk", path: String(chunk.index)) {}
                             let executor = try await kind.run(chunk.plan, spec, context)
-                            return ChunkResult(chunk: chunk, cost: (clock.now - began).seconds, result: .success(executor))
+                            return ChunkResult(chunk: chunk, cost: (clock.now - began).seconds, result: .success(executor),
+                                               skipped: context.skippedByThisWork)
                         } catch {
-                            return ChunkResult(chunk: chunk, cost: 0, result: .failure(error))
+                            return ChunkResult(chunk: chunk, cost: 0, result: .failure(error), skipped: [])
                         }
                     }
                     inFlight += 1
@@ -131,7 +153,8 @@ struct JobRunner {
                     do {
                         try store.checkpoint(Checkpoint(
                             jobID: record.id, chunkIndex: finished.chunk.index, stage: finished.chunk.plan.stage,
-                            kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next.snapshot))
+                            kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next.snapshot,
+                            skipped: finished.skipped))
                         tracker = next
                         if kind.showsCountsInSubtitle {
                             task.updateTitle(task.title, subtitle: Self.subtitle(for: tracker.snapshot))
@@ -144,10 +167,9 @@ struct JobRunner {
                 case .failure(let error) where error is JobStopped || task.isExpired:
                     continue
                 case .failure(let error as ItemFailure):
-                    itemFailures.append(error)
-                    try? store.append(JournalEntry(jobID: record.id, event: .checkpoint, detail: [
-                        "chunk": String(finished.chunk.index), "item_failed": error.message,
-                    ]))
+                    failItems([error], of: finished.chunk)
+                case .failure(let error as ItemFailures):
+                    failItems(error.failures, of: finished.chunk)
                 case .failure(let error):
                     if failure == nil { failure = error }
                     group.cancelAll()
@@ -235,6 +257,8 @@ private struct ChunkResult: Sendable {
     var chunk: ChunkRecord
     var cost: Double
     var result: Result<String?, any Error>
+    /// The items the chunk skipped.
+    var skipped: [ItemFailure]
 }
 
 extension Duration {

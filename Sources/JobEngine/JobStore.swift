@@ -22,14 +22,23 @@ public protocol JobStore: Sendable {
     /// The job's chunks, in order.
     func chunks(of id: JobID) throws -> [ChunkRecord]
 
-    /// Records one chunk done, with the new progress and the cost sample, in one transaction,
-    /// and journals `checkpoint` (and `progress_first` for the job's first).
+    /// Records one chunk done, with the new progress, the cost sample and the items it skipped
+    /// (replacing any bad items stored for the chunk before), in one transaction, and journals
+    /// `checkpoint` (and `progress_first` for the job's first).
     func checkpoint(_ checkpoint: Checkpoint) throws
+
+    /// Replaces the bad items stored for one chunk, or for the package stage when `chunk` is `nil`,
+    /// with `items`, all with `outcome`.
+    func recordBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?) throws
+
+    /// The job's bad items: those of its chunks in chunk order, then the package stage's.
+    func badItems(of id: JobID) throws -> [BadItem]
 
     /// Sets a job's state (and what goes with it) and journals `event`, in one transaction.
     func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws
 
-    /// Marks every chunk of the job pending again and resets its progress (for `restart`).
+    /// Marks every chunk of the job pending again, forgets its bad items and resets its progress
+    /// (for `restart`).
     func resetChunks(of id: JobID, progress: ProgressSnapshot) throws
 
     /// Asks whoever runs the job to stop at the next boundary.
@@ -62,9 +71,12 @@ public struct Checkpoint: Sendable {
     public var executor: String?
     /// The progress that includes this chunk.
     public var progress: ProgressSnapshot
+    /// The items the chunk skipped.
+    public var skipped: [ItemFailure]
 
     public init(jobID: JobID, chunkIndex: Int, stage: Stage, kind: String, costSeconds: Double, executor: String?,
-                progress: ProgressSnapshot) {
+                progress: ProgressSnapshot, skipped: [ItemFailure] = []) {
+        self.skipped = skipped
         self.jobID = jobID
         self.chunkIndex = chunkIndex
         self.stage = stage

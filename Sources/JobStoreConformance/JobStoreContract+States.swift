@@ -51,16 +51,18 @@ extension JobStoreContract {
                 try store.transition(JobID.make(), to: StateChange(state: .paused), journal: nil)
             }
         },
-        JobStoreContract("removing a job deletes it with its chunks, journal and cancel request, and nothing else") { open in
+        JobStoreContract("removing a job deletes it with its chunks, journal, bad items and cancel request, and nothing else") { open in
             let store = try open()
             let gone = try store.insert(try makeJob(workKey: "gone"), chunks: makeChunks(2))
             let kept = try store.insert(try makeJob(workKey: "kept"), chunks: makeChunks(2))
             try store.requestCancel(gone.id)
+            try store.recordBadItems([ItemFailure(item: "a.jpg", reason: "is truncated")], outcome: .failed, of: gone.id, chunk: 0)
             try store.remove(gone.id)
             #expect(try store.job(gone.id) == nil)
             #expect(try store.chunks(of: gone.id).isEmpty)
             #expect(try store.journal(of: gone.id).isEmpty)
             #expect(try !store.isCancelRequested(gone.id))
+            #expect(try store.badItems(of: gone.id).isEmpty)
             #expect(try store.jobs().map(\.id) == [kept.id])
             #expect(try store.chunks(of: kept.id).count == 2)
             #expect(try store.journal(of: kept.id).map(\.event) == [.submitted])

@@ -23,13 +23,20 @@ enum JobDescription {
         return object
     }
 
+    /// The `status --json` object of a bad item: `item`, `reason`, `outcome` (`skipped` or
+    /// `failed`) and `chunk` (its index, or null for the package stage).
+    static func json(_ bad: BadItem) -> [String: Any] {
+        ["item": bad.item, "reason": bad.reason, "outcome": bad.outcome.rawValue, "chunk": bad.chunkIndex ?? NSNull()]
+    }
+
     /// How many done chunks each path rendered.
     static func renderedBy(_ chunks: [ChunkRecord]) -> [String: Int] {
         chunks.compactMap(\.executor).reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
-    /// A few lines about one job for `status`.
-    static func detail(_ job: JobRecord, chunks: [ChunkRecord] = [], stateDirArgument: String) -> String {
+    /// A few lines about one job for `status`: one for each bad item, naming it and why.
+    static func detail(_ job: JobRecord, chunks: [ChunkRecord] = [], badItems: [BadItem] = [],
+                       stateDirArgument: String) -> String {
         var lines = [
             "Job \(job.id.short)  \(job.request.title)",
             "  state:       \(job.state.rawValue)\(job.failure.map { " (\($0.rawValue))" } ?? "")",
@@ -41,6 +48,9 @@ enum JobDescription {
         let rendered = renderedBy(chunks)
         if !rendered.isEmpty {
             lines.append("  rendered:    " + rendered.sorted { $0.key < $1.key }.map { "\($0.value) on \($0.key)" }.joined(separator: ", "))
+        }
+        for bad in badItems {
+            lines.append("  \((bad.outcome.rawValue + ":").padding(toLength: 12, withPad: " ", startingAt: 0)) \(bad.item): \(bad.reason)")
         }
         if let message = job.message { lines.append("  message:     \(message)") }
         if let next = nextStep(job, stateDirArgument: stateDirArgument) { lines.append("  next:        \(next)") }

@@ -9,8 +9,9 @@ enum StatusCommand: Command {
     static let summary = "Show a job's state and progress, once or until it ends"
     static let discussion = """
         Shows the job's state (queued, running, paused, interrupted, completed, failed, rejected,
-        discarded), its committed progress, its destination and what to do next. Without JOB,
-        lists every job as `mediajob jobs` does.
+        discarded), its committed progress, its destination, the items it skipped (--skip-bad) or
+        failed on with the reason for each, and what to do next. Without JOB, lists every job as
+        `mediajob jobs` does.
 
         --watch follows a queued or running job until it ends, then exits with the code its
         outcome has (0 completed, 1 failed, 75 paused or interrupted). --journal prints the
@@ -56,10 +57,14 @@ enum StatusCommand: Command {
 
     private static func show(_ job: JobRecord, _ context: CommandContext, _ scheduler: JobScheduler) {
         let chunks = (try? scheduler.store.chunks(of: job.id)) ?? []
+        let badItems = (try? scheduler.store.badItems(of: job.id)) ?? []
         if context.json {
-            context.console.json(JobDescription.json(job, chunks: chunks))
+            var object = JobDescription.json(job, chunks: chunks)
+            object["bad_items"] = badItems.map(JobDescription.json)
+            context.console.json(object)
         } else {
-            context.console.out(JobDescription.detail(job, chunks: chunks, stateDirArgument: context.stateDirectoryArgument))
+            context.console.out(JobDescription.detail(job, chunks: chunks, badItems: badItems,
+                                                      stateDirArgument: context.stateDirectoryArgument))
         }
     }
 }

@@ -62,6 +62,17 @@ extension PostgresJobStore {
             ON CONFLICT (kind, stage) DO UPDATE SET seconds_per_work = excluded.seconds_per_work,
                 updated_at = excluded.updated_at
             """)
+        static let forgetBadItems = PreparedStatement(
+            "mediajob_forget_bad_items", "DELETE FROM bad_items WHERE job_id = $1 AND chunk_idx IS NOT DISTINCT FROM $2")
+        static let forgetAllBadItems = PreparedStatement(
+            "mediajob_forget_all_bad_items", "DELETE FROM bad_items WHERE job_id = $1")
+        static let insertBadItem = PreparedStatement("mediajob_insert_bad_item", """
+            INSERT INTO bad_items (job_id, chunk_idx, position, item, reason, outcome) VALUES ($1, $2, $3, $4, $5, $6)
+            """)
+        static let badItems = PreparedStatement("mediajob_bad_items", """
+            SELECT chunk_idx, item, reason, outcome FROM bad_items WHERE job_id = $1
+            ORDER BY chunk_idx NULLS LAST, position
+            """)
         static let nextQueueSequence = PreparedStatement(
             "mediajob_next_queue_seq", "SELECT nextval('job_queue_seq') AS next")
     }

@@ -105,6 +105,21 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         }
     }
 
+    public func recordBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?) throws {
+        try transaction { try Self.replaceBadItems(items, outcome: outcome, of: id, chunk: chunk, on: $0) }
+    }
+
+    public func badItems(of id: JobID) throws -> [BadItem] {
+        try transaction { connection in
+            try connection.query(Statements.badItems, id.rawValue).map { row in
+                BadItem(item: try row["item"], reason: try row["reason"],
+                        outcome: try PostgresJobRow.known(BadItem.Outcome.self, row["outcome"], column: "bad item outcome",
+                                                          job: id.rawValue),
+                        chunkIndex: try row["chunk_idx"])
+            }
+        }
+    }
+
     public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
         try transaction { try Self.apply(change, to: id, journal: event, on: $0) }
     }
@@ -119,6 +134,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
         try transaction { connection in
             try connection.query(Statements.resetChunks, id.rawValue)
+            try connection.query(Statements.forgetAllBadItems, id.rawValue)
             try connection.query(Statements.setProgress, id.rawValue, try PostgresJobRow.encode(progress),
                                  Date().timeIntervalSince1970)
         }
@@ -230,10 +246,12 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         return try connection.query(Statements.countDone, id.rawValue).first?["done"] ?? 0
     }
 
-    /// Stores the job's progress, learns the chunk's cost, and journals the checkpoint (and the
-    /// job's first progress), with `detail` added to the checkpoint's entry.
+    /// Stores the job's progress and the items the chunk skipped, learns the chunk's cost, and
+    /// journals the checkpoint (and the job's first progress), with `detail` added to the checkpoint's entry.
     static func record(_ checkpoint: Checkpoint, progress: ProgressSnapshot, firstDone: Bool, detail: [String: String] = [:],
                        on connection: Connection) throws {
+        try replaceBadItems(checkpoint.skipped, outcome: .skipped, of: checkpoint.jobID, chunk: checkpoint.chunkIndex,
+                            on: connection)
         try connection.query(Statements.setProgress, checkpoint.jobID.rawValue, try PostgresJobRow.encode(progress),
                              Date().timeIntervalSince1970)
         try learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)], kind: checkpoint.kind,
@@ -243,6 +261,15 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             "chunk": String(checkpoint.chunkIndex),
             "fraction": String(format: "%.4f", progress.fraction),
         ]) { $1 }), on: connection)
+    }
+
+    /// Replaces the bad items of one chunk (or of the package stage, `chunk` nil) with `items`.
+    private static func replaceBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?,
+                                        on connection: Connection) throws {
+        try connection.query(Statements.forgetBadItems, id.rawValue, chunk)
+        for (position, item) in items.enumerated() {
+            try connection.query(Statements.insertBadItem, id.rawValue, chunk, position, item.item, item.reason, outcome.rawValue)
+        }
     }
 
     static func append(_ entry: JournalEntry, on connection: Connection) throws {

@@ -91,6 +91,20 @@ enum PostgresSchema {
             ON CONFLICT (job_id, idx) DO NOTHING
             """,
         ]),
+        // Bad items: what a chunk (or, with `chunk_idx` NULL, the package stage) skipped or failed on.
+        Migration("5-bad-items", [
+            """
+            CREATE TABLE bad_items (
+                job_id text NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+                chunk_idx integer,
+                position integer NOT NULL,
+                item text NOT NULL,
+                reason text NOT NULL,
+                outcome text NOT NULL
+            )
+            """,
+            "CREATE INDEX bad_items_by_job ON bad_items (job_id, chunk_idx, position)",
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).

@@ -98,6 +98,8 @@ public final class SQLiteJobStore: JobStore {
                               .optional(checkpoint.executor), .real(now)])
                 guard database.changes == 1 else { throw SQLiteStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
             }
+            try Self.replaceBadItems(checkpoint.skipped, outcome: .skipped, of: checkpoint.jobID, chunk: checkpoint.chunkIndex,
+                                     in: database)
             try database.prepare("UPDATE jobs SET progress = ?2, updated_at = ?3 WHERE id = ?1")
                 .run([id, .blob(try JobRow.encode(checkpoint.progress)), .real(now)])
             try Self.learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)],
@@ -107,6 +109,25 @@ public final class SQLiteJobStore: JobStore {
                 "chunk": String(checkpoint.chunkIndex),
                 "fraction": String(format: "%.4f", checkpoint.progress.fraction),
             ]), to: database)
+        }
+    }
+
+    public func recordBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?) throws {
+        try write { try Self.replaceBadItems(items, outcome: outcome, of: id, chunk: chunk, in: $0) }
+    }
+
+    public func badItems(of id: JobID) throws -> [BadItem] {
+        try read { database in
+            // Chunks in order, then the package stage (NULL sorts first in SQLite, hence the flag).
+            try database.prepare("""
+                SELECT chunk_idx, item, reason, outcome FROM bad_items WHERE job_id = ?1
+                ORDER BY chunk_idx IS NULL, chunk_idx, position
+                """).rows([.text(id.rawValue)]) { row in
+                    BadItem(item: try row.text("item"), reason: try row.text("reason"),
+                            outcome: try JobRow.known(BadItem.Outcome.self, row.text("outcome"), column: "bad item outcome",
+                                                      job: id.rawValue),
+                            chunkIndex: try row.optionalInteger("chunk_idx").map { Int($0) })
+                }
         }
     }
 
@@ -140,7 +161,7 @@ public final class SQLiteJobStore: JobStore {
 
     public func remove(_ id: JobID) throws {
         try write { database in
-            for table in ["journal", "chunks", "cancel_requests"] {
+            for table in ["journal", "bad_items", "chunks", "cancel_requests"] {
                 try database.prepare("DELETE FROM \(table) WHERE job_id = ?1").run([.text(id.rawValue)])
             }
             try database.prepare("DELETE FROM jobs WHERE id = ?1").run([.text(id.rawValue)])
@@ -151,6 +172,7 @@ public final class SQLiteJobStore: JobStore {
         try write { database in
             try database.prepare("UPDATE chunks SET done = 0, cost_s = NULL, executor = NULL, done_at = NULL WHERE job_id = ?1")
                 .run([.text(id.rawValue)])
+            try database.prepare("DELETE FROM bad_items WHERE job_id = ?1").run([.text(id.rawValue)])
             try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([.text(id.rawValue), .blob(try JobRow.encode(progress))])
         }
     }
@@ -203,6 +225,20 @@ public final class SQLiteJobStore: JobStore {
         try database.prepare("INSERT INTO journal (job_id, at, event, detail) VALUES (?1, ?2, ?3, ?4)")
             .run([.text(entry.jobID.rawValue), .real(entry.at.timeIntervalSince1970), .text(entry.event.rawValue),
                   .text(String(decoding: try JobRow.encode(entry.detail), as: UTF8.self))])
+    }
+
+    /// Replaces the bad items of one chunk (or of the package stage, `chunk` nil) with `items`.
+    private static func replaceBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?,
+                                        in database: SQLiteDatabase) throws {
+        let chunkValue: SQLiteValue = chunk.map { .integer(Int64($0)) } ?? .null
+        try database.prepare("DELETE FROM bad_items WHERE job_id = ?1 AND chunk_idx IS ?2").run([.text(id.rawValue), chunkValue])
+        let insert = try database.prepare("""
+            INSERT INTO bad_items (job_id, chunk_idx, position, item, reason, outcome) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            """)
+        for (position, item) in items.enumerated() {
+            try insert.run([.text(id.rawValue), chunkValue, .integer(Int64(position)), .text(item.item), .text(item.reason),
+                            .text(outcome.rawValue)])
+        }
     }
 
     private static func learn(_ estimates: [Stage: Double], kind: String, in database: SQLiteDatabase) throws {

@@ -5,6 +5,8 @@ enum SQLiteSchema {
     /// Version 2: learned unit costs per job kind, and cancel requests between processes.
     /// Version 3: learned costs are seconds per unit of work (chunks state their work); the
     /// version-2 figures, seconds per chunk, mean something else and are dropped.
+    /// Version 4: bad items (skipped or failed) per chunk and for the package stage, which
+    /// replace the `skipped-N.txt` files job kinds used to keep in the workspace.
     static let migrations: [String] = [
         """
         CREATE TABLE jobs (
@@ -65,6 +67,17 @@ enum SQLiteSchema {
         """
         DELETE FROM cost_history;
         ALTER TABLE cost_history RENAME COLUMN seconds TO seconds_per_work;
+        """,
+        """
+        CREATE TABLE bad_items (
+            job_id TEXT NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+            chunk_idx INTEGER,
+            position INTEGER NOT NULL,
+            item TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            outcome TEXT NOT NULL
+        );
+        CREATE INDEX bad_items_by_job ON bad_items(job_id, chunk_idx, position);
         """,
     ]
 

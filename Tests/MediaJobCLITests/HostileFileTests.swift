@@ -39,6 +39,16 @@ import Testing
         #expect(beside.filter { !$0.hasPrefix(".") }.sorted() == ["project", "state"], "nothing partial beside it")
         let id = try #require(result.events.first?[string: "job_id"])
         #expect(try project.fixture.status(id)[string: "state"] == "failed")
+        // The store holds each bad item as the failed outcome of its chunk, and `status` shows it.
+        let bad = try Self.badItems(of: id, in: project.fixture)
+        #expect(bad.count == failed.count, "\(bad)")
+        for item in failed {
+            let entry = bad[String(project.label(item).dropLast(2))]
+            #expect(entry?.outcome == "failed" && entry?.reason.contains(item.error!) == true,
+                    "status shows \(item.name) failed because: \(item.error!) — got \(String(describing: entry))")
+        }
+        let lines = try project.fixture.run("status", [id]).stdout
+        #expect(failed.allSatisfy { lines.contains("failed:      \(project.label($0))") }, "\(lines)")
     }
 
     @Test func anExportWithSkipBadPackagesTheGoodFilesAndListsEachHostileOne() throws {
@@ -50,9 +60,15 @@ import Testing
         #expect(listing.files.map { String($0.path.prefix { $0 != "." }) }.sorted() == done.sorted())
         let refused = project.cases.filter(\.isRefused)
         #expect(listing.skipped.count == refused.count)
+        let id = try Self.onlyJob(in: project.fixture)
+        let bad = try Self.badItems(of: id, in: project.fixture)
+        #expect(bad.count == refused.count, "\(bad)")
         for item in refused {
             let entry = listing.skipped.first { $0.hasPrefix(project.label(item)) }
             #expect(entry?.contains(item.error!) == true, "\(item.name) is listed as skipped because: \(item.error!)")
+            let stored = bad[String(project.label(item).dropLast(2))]
+            #expect(stored?.outcome == "skipped" && stored.map { "\(project.label(item))\($0.reason)" } == entry,
+                    "status shows \(item.name) skipped as the package lists it — got \(String(describing: stored))")
         }
     }
 
@@ -82,6 +98,21 @@ import Testing
             }
         }
         #expect(skipped.count == HostileCorpus.committed.filter(\.isRefused).count)
+        let bad = try Self.badItems(of: try Self.onlyJob(in: fixture), in: fixture)
+        #expect(bad.values.map(\.outcome) == Array(repeating: "skipped", count: skipped.count))
+        #expect(Set(bad.map { "\($0.key): \($0.value.reason)" }) == Set(skipped), "status shows what the report lists")
+    }
+
+    /// The `job_id` of the one job in the fixture's store.
+    private static func onlyJob(in fixture: CLIFixture) throws -> String {
+        let jobs = try JSONSerialization.jsonObject(with: Data(fixture.run("jobs", ["--json"]).stdout.utf8)) as? [[String: Any]]
+        return try #require(jobs?.count == 1 ? jobs?[0][string: "job_id"] : nil, "one job in the store")
+    }
+
+    /// `status JOB --json`'s `bad_items`, by item.
+    private static func badItems(of job: String, in fixture: CLIFixture) throws -> [String: (outcome: String, reason: String)] {
+        let list = try #require(try fixture.status(job)["bad_items"] as? [[String: Any]], "status --json lists bad_items")
+        return Dictionary(list.map { ($0[string: "item"] ?? "", ($0[string: "outcome"] ?? "", $0[string: "reason"] ?? "")) }) { a, _ in a }
     }
 
     @Test func aFileMediajobMayNotReadIsRefusedAsPermissionDenied() throws {

@@ -10,10 +10,10 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 3)
+            #expect(SQLiteSchema.latest == 4)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 3)
+                #expect(try store.schemaVersion == 4)
             }
         }
     }
@@ -67,7 +67,7 @@ struct SchemaMigrationTests {
             }
 
             let store = try SQLiteJobStore(path: path)
-            #expect(try store.schemaVersion == 3)
+            #expect(try store.schemaVersion == SQLiteSchema.latest)
             #expect(try store.costHistory(kind: "export").isEmpty, "seconds per chunk are not seconds per unit of work")
             var progress = try #require(try store.job(original.id)).progress
             progress.costs.observe(30, work: 60, for: .encode)

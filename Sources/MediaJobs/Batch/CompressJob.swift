@@ -119,7 +119,7 @@ public struct CompressJob: JobKind {
         let item = spec.items[work.item]
         let gpu = environment.renderer(for: spec.settings.gpu)
         var path = RenderPath.cpu
-        try SkippedItems.guarding(item.path, index: work.item, skipBad: spec.settings.skipBad, context: context) {
+        try context.guarding(item.path, skipBad: spec.settings.skipBad) {
             switch work {
             case .image:
                 path = try CompressedImage(spec: spec, item: item).commit(in: context, gpu: gpu)

@@ -33,7 +33,7 @@ struct CompressPackager {
         let workspace = context.workspace
         var entries: [Entry] = [], skipped: [String] = [], dropped: [String] = []
         for (index, item) in spec.items.enumerated() {
-            if let reason = SkippedItems.reason(index, in: workspace) {
+            if let reason = context.skipReason(of: item.path) {
                 skipped.append(reason)
                 continue
             }
@@ -44,14 +44,14 @@ struct CompressPackager {
                 joined = try CompressedImage.committedName(of: item, in: workspace)
             } else {
                 // A video that does not join or check out is this item's failure, not the job's.
-                try SkippedItems.guarding(item.path, index: index, skipBad: spec.settings.skipBad, context: context) {
+                try context.guarding(item.path, skipBad: spec.settings.skipBad) {
                     (joined, source) = try VideoChunks.joinItem(item.name, source: item.path, chunks: mine,
                                                                 policy: spec.metadata, limits: spec.settings.mediaLimits,
                                                                 context: context)
                 }
             }
             guard var name = joined else {
-                skipped.append(SkippedItems.reason(index, in: workspace) ?? item.path)
+                skipped.append(context.skipReason(of: item.path) ?? item.path)
                 continue
             }
             var lost = source?.otherStreams ?? []

@@ -114,7 +114,7 @@ public struct ThumbnailJob: JobKind {
             let name = "\(item.name).\(format.fileExtension)"
             guard !context.workspace.contains(name) else { continue } // made before a crash: keep it
             do {
-                try SkippedItems.guarding(item.path, index: index, skipBad: spec.settings.skipBad, context: context) {
+                try context.guarding(item.path, skipBad: spec.settings.skipBad) {
                     let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
                     paths.insert(path.rawValue)
                     try context.workspace.commit(name) { temporary in
@@ -126,13 +126,13 @@ public struct ThumbnailJob: JobKind {
                 failures.append(failure) // the batch's other items still go
             }
         }
-        if !failures.isEmpty { throw ItemFailure(item: chunk.key, reason: failures.map(\.message).joined(separator: "; ")) }
+        if !failures.isEmpty { throw ItemFailures(failures: failures) }
         return paths.isEmpty ? RenderPath.cpu.rawValue : paths.sorted().joined(separator: "+")
     }
 
     public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
         context.task.updateTitle(context.task.title, subtitle: "contact sheet")
-        return try ThumbnailPackager(spec: spec, workspace: context.workspace).package()
+        return try ThumbnailPackager(spec: spec, context: context).package()
     }
 
     /// A photo's thumbnail — libvips' shrink-on-load thumbnail, or, when `gpu` is given, a full

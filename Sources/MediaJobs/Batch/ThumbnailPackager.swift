@@ -6,7 +6,9 @@ import Vips
 /// output, dimensions) and `contact-sheet.jpg`.
 struct ThumbnailPackager {
     let spec: ThumbnailJob.Spec
-    let workspace: Workspace
+    let context: JobContext
+
+    private var workspace: Workspace { context.workspace }
 
     struct Entry: Codable, Equatable {
         var source: String
@@ -26,7 +28,7 @@ struct ThumbnailPackager {
         let format = try MediaSettings.imageFormat(spec.format)
         var entries: [Entry] = [], skipped: [String] = [], images: [VipsImage] = []
         for (index, item) in spec.items.enumerated() {
-            if let reason = SkippedItems.reason(index, in: workspace) {
+            if let reason = context.skipReason(of: item.path) {
                 skipped.append(reason)
                 continue
             }

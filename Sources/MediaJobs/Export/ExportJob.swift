@@ -87,8 +87,7 @@ public struct ExportJob: JobKind {
         try MediaLibraries.initialize()
         let work = try MediaChunk(chunk)
         var path = RenderPath.cpu
-        try SkippedItems.guarding(ExportAssets.describe(work.item, in: spec), index: work.item,
-                                  skipBad: spec.settings.skipBad, context: context) {
+        try context.guarding(ExportAssets.describe(work.item, in: spec), skipBad: spec.settings.skipBad) {
             path = try ExportRenderer(spec: spec, gpu: environment.renderer(for: spec.settings.gpu), context: context)
                 .render(work)
         }

@@ -17,7 +17,8 @@ struct ExportPackager {
         var files: [PackageFile] = []
         var skipped: [String] = [], dropped: [String] = []
         for (index, asset) in spec.manifest.assets.enumerated() {
-            if let reason = SkippedItems.reason(index, in: workspace) {
+            let item = ExportAssets.describe(index, in: spec)
+            if let reason = context.skipReason(of: item) {
                 skipped.append(reason)
                 continue
             }
@@ -32,13 +33,12 @@ struct ExportPackager {
                 }
             } else {
                 // A video that does not join or check out is this asset's failure, not the job's.
-                try SkippedItems.guarding(ExportAssets.describe(index, in: spec), index: index, skipBad: spec.settings.skipBad,
-                                          context: context) {
+                try context.guarding(item, skipBad: spec.settings.skipBad) {
                     let (file, source) = try joinVideo(index, chunks: mine)
                     files.append(file)
                     dropped += source.otherStreams.map { "\(ExportAssets.describe(index, in: spec)): \($0)" }
                 }
-                if let reason = SkippedItems.reason(index, in: workspace) { skipped.append(reason) }
+                if let reason = context.skipReason(of: item) { skipped.append(reason) }
             }
             try context.checkStop()
         }
