@@ -77,13 +77,24 @@ public enum PhotoFixtures {
     /// The mean absolute difference of two images of the same size and bands, in levels
     /// (`vips subtract`, `abs`, `avg`).
     public static func meanDifference(_ a: String, _ b: String) throws -> Double {
+        try difference(a, b, statistic: "avg")
+    }
+
+    /// The largest absolute difference of two images of the same size and bands, in levels
+    /// (`vips subtract`, `abs`, `max`): 0 when every pixel is the same.
+    public static func maxDifference(_ a: String, _ b: String) throws -> Double {
+        try difference(a, b, statistic: "max")
+    }
+
+    /// `statistic` (`avg` or `max`) of the absolute difference of two images.
+    private static func difference(_ a: String, _ b: String, statistic: String) throws -> Double {
         let folder = NSTemporaryDirectory() + "difference-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try vips(["subtract", a, b, "\(folder)/d.v"])
         try vips(["abs", "\(folder)/d.v", "\(folder)/a.v"])
-        let text = try vips(["avg", "\(folder)/a.v"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let value = Double(text) else { throw MediaFixtures.FixtureError(message: "vips avg printed '\(text)'") }
+        let text = try vips([statistic, "\(folder)/a.v"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let value = Double(text) else { throw MediaFixtures.FixtureError(message: "vips \(statistic) printed '\(text)'") }
         return value
     }
 
