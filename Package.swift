@@ -16,17 +16,18 @@ let unitTests: [Target] = [
     .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit", "MediaTestKit"]),
     .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
     .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
-    .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
     .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI"]),
 ]
 
 /// Integration tests: they run the built `mediajob` (as root and as nobody, under strace, on a small
-/// tmpfs, killed with signals), render on lavapipe, talk to a throwaway PostgreSQL server, or run
-/// reference tools by the dozen. `Scripts/test` runs them together with the unit tests.
+/// tmpfs, killed with signals), render on lavapipe, talk to a throwaway PostgreSQL server, build a
+/// package, or run reference tools by the dozen. `Scripts/test` runs them together with the unit tests.
 let integrationTests: [Target] = [
     // libvips' results against the `vips` and `exiftool` command lines on full-size photos in every
     // colour space and format: dozens of tool processes and AVIF/HEIC encodes, most of the unit set's time.
     .testTarget(name: "VipsReferenceTests", dependencies: ["Vips", "EngineTestKit", "MediaTestKit"]),
+    // The embedding example, and an embedder's own package (Tests/Fixtures) built with `swift build`.
+    .testTarget(name: "EmbeddingExampleTests", dependencies: ["JobEngine", "SQLiteJobStore", "EngineTestKit"]),
     .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestKit"]),
     .testTarget(name: "PostgresJobStoreTests",
                 dependencies: ["PostgresJobStore", "PostgresTestKit", "JobStoreConformance", "EngineTestKit"]),
