@@ -12,7 +12,7 @@ struct ConnectionLossTests {
             let connection = try schema.connect()
             let other = try schema.connect()
             try connection.query("CREATE TABLE items (id int)")
-            try connection.listen("jobs")
+            try connection.listen(schema.name)
             #expect(try connection.query(Self.count)[0]["n"] == 0)
             let before = connection.serverProcessID
 
@@ -30,7 +30,7 @@ struct ConnectionLossTests {
             #expect(connection.serverProcessID != before)
             #expect(try connection.query(Self.count)[0]["n"] == 0, "search_path is set again and the statement prepared again")
             #expect(try connection.query("SELECT current_setting('lock_timeout') AS v")[0]["v"] == "30s")
-            try other.notify("jobs", payload: "after reset")
+            try other.notify(schema.name, payload: "after reset")
             #expect(try connection.notifications(until: .now + .seconds(30)).map(\.payload) == ["after reset"])
         }
     }
@@ -40,7 +40,7 @@ struct ConnectionLossTests {
             let other = try schema.connect()
             let listener = try await schema.connectQueued()
             let process = try await listener.run { connection in
-                try connection.listen("jobs")
+                try connection.listen(schema.name)
                 return connection.serverProcessID
             }
             let waiting = listener.start { try $0.notifications(until: .now + .seconds(60)) }

@@ -2,7 +2,8 @@ import Postgres
 import PostgresTestKit
 import Testing
 
-/// `LISTEN`/`NOTIFY` between sessions, waited for with a deadline.
+/// `LISTEN`/`NOTIFY` between sessions, waited for with a deadline. Each test listens on a channel
+/// named after its own schema: channels belong to the database, which tests running at once share.
 struct NotificationTests {
     @Test func aNotificationReachesAnotherSessionBeforeTheDeadline() throws {
         try PostgresTestSchema.with { schema in
@@ -19,7 +20,7 @@ struct NotificationTests {
     @Test func waitingEndsEmptyAtTheDeadlineWhenNothingIsSent() throws {
         try PostgresTestSchema.with { schema in
             let listener = try schema.connect()
-            try listener.listen("quiet")
+            try listener.listen(schema.name)
             #expect(try listener.notifications(until: .now + .milliseconds(100)).isEmpty)
             #expect(try listener.notifications(until: .now - .seconds(1)).isEmpty)
         }
@@ -29,15 +30,15 @@ struct NotificationTests {
         try PostgresTestSchema.with { schema in
             let listener = try schema.connect()
             let sender = try schema.connect()
-            try listener.listen("jobs")
+            try listener.listen(schema.name)
             struct Abandon: Error {}
             _ = try? sender.withTransaction {
-                try sender.notify("jobs", payload: "rolled back")
+                try sender.notify(schema.name, payload: "rolled back")
                 throw Abandon()
             }
             try sender.withTransaction {
-                try sender.notify("jobs", payload: "first")
-                try sender.notify("jobs", payload: "second")
+                try sender.notify(schema.name, payload: "first")
+                try sender.notify(schema.name, payload: "second")
                 #expect(try listener.notifications(until: .now + .milliseconds(50)).isEmpty, "nothing before COMMIT")
             }
             var payloads: [String] = []
