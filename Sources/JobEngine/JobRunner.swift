@@ -35,7 +35,7 @@ struct JobRunner {
             workspace.sweepTemporaries()
             tracker = ProgressTracker(
                 snapshot: try ProgressTracker.seeded(record, kind: kind, store: store),
-                chunks: chunks
+                chunks: chunks, chunksAtOnce: chunksAtOnce
             )
         } catch {
             return fail(error, progress: nil)

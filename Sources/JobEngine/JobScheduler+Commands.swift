@@ -79,8 +79,8 @@ extension JobScheduler {
             throw SchedulerError.noSuchJob(id.rawValue)
         }
         let tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
-                                      chunks: try store.chunks(of: id))
-        return tracker.remainingCost / Double(chunksAtOnce(for: kind))
+                                      chunks: try store.chunks(of: id), chunksAtOnce: chunksAtOnce(for: kind))
+        return tracker.secondsLeft
     }
 
     /// Deletes the records of finished jobs (completed, discarded, rejected) last changed before

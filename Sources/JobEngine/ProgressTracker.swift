@@ -1,21 +1,34 @@
 import TaskContract
 
 /// Turns finished chunks into the next ``ProgressSnapshot``: learns seconds per unit of work,
-/// moves the cost-weighted bar, and estimates the time left from the measured rate.
+/// moves the cost-weighted bar, and estimates the time left.
 ///
 /// What is owed is each chunk not yet done, costed by its work, and the finalisation, costed by
-/// ``ProgressSnapshot/finalizeWork`` in the ``Stage/package`` stage.
+/// ``ProgressSnapshot/finalizeWork`` in the ``Stage/package`` stage. A stage this job has run
+/// chunks of is costed at its learned rate; a stage it has not run yet at its starting rate (the
+/// kind's default or this machine's history) scaled by how this run's chunks compared with their
+/// starting rates, so a busy or slow machine makes the stages still to come slower too.
+///
+/// The time left lays the owed chunks out in run order on the run's chunks at once, each taking
+/// the next chunk as it frees (as the runner does), then adds the finalisation, which runs alone.
 struct ProgressTracker {
     private(set) var snapshot: ProgressSnapshot
     private var owed: [Int: PlannedChunk]
     private let workedBefore: Double
-    private var measuredThisRun = 0.0
+    private let chunksAtOnce: Int
+    /// The unit costs this run started from.
+    private let startingCosts: UnitCostModel
+    /// Over this run's finished chunks: the seconds they took, and what the starting costs said.
+    private var measured = 0.0, predicted = 0.0
 
     /// Starts from the stored snapshot; the chunks not yet done are what is owed.
-    init(snapshot: ProgressSnapshot, chunks: [ChunkRecord]) {
+    /// - Parameter chunksAtOnce: how many chunks this run does at once.
+    init(snapshot: ProgressSnapshot, chunks: [ChunkRecord], chunksAtOnce: Int = 1) {
         self.snapshot = snapshot
         self.owed = Dictionary(uniqueKeysWithValues: chunks.filter { !$0.isDone }.map { ($0.index, $0.plan) })
         self.workedBefore = snapshot.workedSeconds
+        self.chunksAtOnce = max(1, chunksAtOnce)
+        self.startingCosts = snapshot.costs
     }
 
     /// A job's stored progress, with unit costs seeded from the kind's defaults and this machine's
@@ -29,32 +42,56 @@ struct ProgressTracker {
         return snapshot
     }
 
-    /// The estimated seconds of everything still owed, finalisation included.
-    var remainingCost: Double {
-        owed.values.reduce(finalizeCost) { $0 + snapshot.costs.cost(of: $1.work, in: $1.stage) }
+    /// How much slower (above 1) or faster this run's chunks were than their starting costs said.
+    var speedFactor: Double {
+        predicted > 0 && measured > 0 ? measured / predicted : 1
     }
 
-    /// The finalisation's estimated seconds: its work at the ``Stage/package`` stage's rate. A
-    /// finalisation nobody costed (the kind gives no default, this machine measured none) is
-    /// expected to be quick, so the bar reaches the cap with the last chunk instead of stopping
+    /// The expected seconds of `work` units in `stage` (see the type's discussion).
+    func expectedCost(of work: Double, in stage: Stage) -> Double {
+        snapshot.costs.weights[stage] != nil
+            ? snapshot.costs.cost(of: work, in: stage)
+            : startingCosts.cost(of: work, in: stage) * speedFactor
+    }
+
+    /// The estimated seconds of everything still owed, finalisation included, as one worker
+    /// would take them (the weight of what is left on the bar).
+    var remainingCost: Double {
+        owed.values.reduce(finalizeCost) { $0 + expectedCost(of: $1.work, in: $1.stage) }
+    }
+
+    /// The finalisation's estimated seconds: its work at the ``Stage/package`` stage's expected
+    /// rate. A finalisation nobody costed (the kind gives no default, this machine measured none)
+    /// is expected to be quick, so the bar reaches the cap with the last chunk instead of stopping
     /// short by a guessed second; what it really took is learned for the kind's next job.
     private var finalizeCost: Double {
         guard snapshot.costs.estimates[.package] != nil else { return 0 }
-        return snapshot.costs.cost(of: snapshot.finalizeWork, in: .package)
+        return expectedCost(of: snapshot.finalizeWork, in: .package)
+    }
+
+    /// The estimated seconds until the job is complete: the owed chunks in run order on
+    /// ``chunksAtOnce`` workers, then the finalisation.
+    var secondsLeft: Double {
+        var workers = [Double](repeating: 0, count: min(chunksAtOnce, max(1, owed.count)))
+        for index in owed.keys.sorted() {
+            let chunk = owed[index]!
+            let free = workers.indices.min { workers[$0] < workers[$1] }!
+            workers[free] += expectedCost(of: chunk.work, in: chunk.stage)
+        }
+        return workers.max()! + finalizeCost
     }
 
     /// Accounts for chunk `index`, which took `cost` seconds, `elapsed` seconds into this run.
     mutating func chunkDone(_ index: Int, cost: Double, elapsed: Double) {
         guard let chunk = owed.removeValue(forKey: index) else { return }
+        predicted += startingCosts.cost(of: chunk.work, in: chunk.stage)
+        measured += cost
         snapshot.costs.observe(cost, work: chunk.work, for: chunk.stage)
-        measuredThisRun += cost
-        let remaining = remainingCost
-        snapshot.bar.advance(done: cost, remaining: remaining)
+        snapshot.bar.advance(done: cost, remaining: remainingCost)
         snapshot.stage = chunk.stage
         snapshot.unitsDone += 1
         snapshot.workedSeconds = workedBefore + elapsed
-        // Parallel chunks finish faster than their summed costs: scale by the measured rate.
-        snapshot.etaSeconds = measuredThisRun > 0 ? remaining * elapsed / measuredThisRun : nil
+        snapshot.etaSeconds = secondsLeft
     }
 
     /// Accounts for a finished job: finalisation took `cost` seconds.

@@ -27,17 +27,47 @@ struct ProgressTrackerTests {
     @Test func aFinishedChunkTeachesItsStagesRateAndMovesTheBarByItsShare() {
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 2, finalizeWork: 10, costs: costs),
                                       chunks: chunks([(.render, 4), (.encode, 3)]))
-        // 4 units of render took 4 s (1 s per unit against the seeded 0.5), 2 s into the run.
-        tracker.chunkDone(0, cost: 4, elapsed: 2)
+        // 4 units of render took 4 s (1 s per unit against the seeded 0.5).
+        tracker.chunkDone(0, cost: 4, elapsed: 4)
         let snapshot = tracker.snapshot
         // (0.7 · 4 · 0.5 + 0.3 · 4) / (0.7 · 4 + 0.3 · 4) = 2.6 / 4.
         #expect(abs(snapshot.costs.estimate(for: .render) - 0.65) < 1e-12)
-        // Owed after it: 2 · 3 + 0.1 · 10 = 7 s; the bar moves by 4 / (4 + 7) of the way to the cap.
-        #expect(abs(snapshot.fraction - CostBar.cap * 4 / 11) < 1e-12)
-        // Two chunks ran at once: 4 s of work in 2 s, so the 7 s owed take 3.5 s.
-        #expect(abs(snapshot.etaSeconds! - 3.5) < 1e-12)
+        // The chunk took twice what its starting rate said, so the stages not run yet are expected
+        // twice as slow: owed 2 · 3 · 2 + 0.1 · 10 · 2 = 14 s; the bar moves by 4 / (4 + 14) of the way.
+        #expect(tracker.speedFactor == 2)
+        #expect(abs(snapshot.fraction - CostBar.cap * 4 / 18) < 1e-12)
+        // One chunk at a time: the encode chunk, then the finalisation.
+        #expect(abs(snapshot.etaSeconds! - 14) < 1e-12)
         #expect(snapshot.unitsDone == 1)
         #expect(snapshot.stage == .render)
+    }
+
+    @Test func theTimeLeftLaysTheOwedChunksOutOnTheChunksAtOnceThenAddsTheFinalisation() {
+        var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 5, finalizeWork: 10, costs: costs),
+                                      chunks: chunks([(.render, 4), (.encode, 1), (.encode, 1), (.encode, 1), (.encode, 0.5)]),
+                                      chunksAtOnce: 2)
+        // As its starting rate said (0.5 · 4 = 2 s): nothing to scale.
+        tracker.chunkDone(0, cost: 2, elapsed: 2)
+        #expect(tracker.speedFactor == 1)
+        // Encode chunks of 2, 2, 2 and 1 s on two workers, each taking the next as it frees:
+        // [2, 0] → [2, 2] → [4, 2] → [4, 3]; the last ends at 4 s, then the finalisation, 0.1 · 10.
+        #expect(abs(tracker.snapshot.etaSeconds! - 5) < 1e-12)
+        // On one worker the bar's weight of what is left: 7 s and the finalisation.
+        #expect(abs(tracker.remainingCost - 8) < 1e-12)
+    }
+
+    @Test func aStageNotRunYetIsScaledByHowThisRunsChunksComparedWithTheirStartingCosts() {
+        var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 3, costs: costs),
+                                      chunks: chunks([(.render, 2), (.render, 2), (.encode, 1)]))
+        tracker.chunkDone(0, cost: 3, elapsed: 3)
+        #expect(tracker.speedFactor == 3, "3 s where 0.5 · 2 = 1 s was expected")
+        tracker.chunkDone(1, cost: 1, elapsed: 4)
+        #expect(tracker.speedFactor == 2, "4 s where 2 s was expected, over both chunks")
+        // Render is learned: (0.7 · 2 · 0.5 + 0.3 · 3) / 2 = 0.8, then (0.7 · 2 · 0.8 + 0.3 · 1) / 2 = 0.71.
+        #expect(abs(tracker.snapshot.costs.estimate(for: .render) - 0.71) < 1e-12)
+        #expect(abs(tracker.expectedCost(of: 2, in: .render) - 1.42) < 1e-12, "a learned stage keeps its own rate")
+        // Encode and package have not run: 2 · 1 · 2, then 0.1 · 1 · 2.
+        #expect(abs(tracker.snapshot.etaSeconds! - 4.2) < 1e-12)
     }
 
     @Test func aSmallChunkFinishingFirstDoesNotMakeTheRestLookCheap() {
@@ -48,7 +78,8 @@ struct ProgressTrackerTests {
         // Per chunk, the tiny one would have made each large chunk cost 0.01 s; per unit of work
         // it costs 1 s per unit against 2: (0.7 · 0.01 · 2 + 0.3 · 0.01) / 0.01 = 1.7.
         #expect(abs(tracker.snapshot.costs.estimate(for: .encode) - 1.7) < 1e-12)
-        #expect(abs(tracker.remainingCost - (1.7 * 10 + 0.1)) < 1e-9)
+        // The tiny chunk took half its starting cost, so the finalisation, not run yet, is expected at half.
+        #expect(abs(tracker.remainingCost - (1.7 * 10 + 0.1 * 0.5)) < 1e-9)
     }
 
     @Test func onAKindsFirstJobAnUncostedFinalisationLetsTheBarReachTheCapWithTheLastChunk() {
