@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// Media made for end-to-end tests with the ffmpeg command-line tool, and measurements with it.
@@ -18,8 +19,16 @@ public enum MediaFixtures {
 
     /// Runs the program at `path` to the end and returns its standard output and error, both
     /// read as they come so that neither pipe can fill up and stall it.
-    /// - Throws: ``FixtureError`` with what it said when it exits with a failure.
-    public static func run(_ path: String, _ arguments: [String]) throws -> (output: String, errors: String) {
+    /// - Throws: ``FixtureError`` with what it said when it exits with a failure, or when it is
+    ///   still running after `limit` (it is then killed).
+    public static func run(_ path: String, _ arguments: [String], limit: TimeInterval = 600) throws -> (output: String, errors: String) {
+        let (output, errors) = try runCapturing(path, arguments, limit: limit)
+        return (String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    /// The same, with standard output as bytes (raw video, for example).
+    /// - Throws: ``FixtureError`` as ``run(_:_:limit:)`` does.
+    public static func runCapturing(_ path: String, _ arguments: [String], limit: TimeInterval = 600) throws -> (output: Data, errors: Data) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -27,19 +36,30 @@ public enum MediaFixtures {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        let exited = DispatchGroup()
+        exited.enter()
+        process.terminationHandler = { _ in exited.leave() }
         try process.run()
-        let errorBytes = Mutex(Data())
+        let collected = Mutex([Data(), Data()]) // standard output, standard error
         let drained = DispatchGroup()
-        DispatchQueue.global().async(group: drained) {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorBytes.withLock { $0 = data }
+        for (slot, pipe) in [output, errors].enumerated() {
+            DispatchQueue.global().async(group: drained) {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.withLock { $0[slot] = data }
+            }
         }
-        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        drained.wait()
-        process.waitUntilExit()
-        let text = String(decoding: errorBytes.withLock { $0 }, as: UTF8.self)
+        let finished = exited.wait(timeout: .now() + limit) == .success
+        if !finished {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        drained.wait() // the pipes end with the process (tools here start no children that outlive them)
+        let (outputData, errorData) = collected.withLock { ($0[0], $0[1]) }
+        let text = String(decoding: errorData, as: UTF8.self)
+        guard finished else { throw FixtureError(message: "\(path) \(arguments) was still running after \(Int(limit)) s; killed. \(text)") }
         guard process.terminationStatus == 0 else { throw FixtureError(message: "\(path) \(arguments): \(text)") }
-        return (outputText, text)
+        return (outputData, errorData)
     }
 
     /// A test clip: testsrc2 at `size` and 25 fps for `seconds`, a keyframe every second, with a tone.

@@ -43,8 +43,9 @@ enum IndependentZipReader {
 
     private static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
+        // Under timeout(1): a python3 that hangs is killed after ten minutes and exits 124.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["--signal=KILL", "600", "python3"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -63,7 +63,7 @@ import Testing
                 return state.now
             }
             if count == 2 { bothStarted.open() }
-            await bothStarted.wait()
+            try await bothStarted.wait(until: "a second unit ran beside this one")
             inFlight.withLock { $0.now -= 1 }
         }
         let handle = try fixture.submit(fixture.spec(units: 6))

@@ -105,6 +105,13 @@ final class CLIProcess: Sendable {
         } ?? false
     }
 
+    /// Waits until `condition` holds (a file appears, a pipe has a reader); `false` if the process
+    /// ends first or ``deadline`` passes (then the test fails, naming `what`).
+    @discardableResult
+    func waitUntil(_ what: String, _ condition: () -> Bool) -> Bool {
+        wait(for: what) { condition() ? true : nil } ?? false
+    }
+
     /// Polls `found` until it gives a value, the process has ended with nothing more to find, or
     /// ``deadline`` passes; records a test failure naming `what` in the last case.
     private func wait<T>(for what: String, _ found: () -> T?) -> T? {

@@ -32,22 +32,33 @@ let sampleProject: URL = URL(fileURLWithPath: #filePath).deletingLastPathCompone
         #expect(try reference.run("export", [sampleProject.path, "--output", referencePath]).status == 0)
         let expected = try Data(contentsOf: URL(fileURLWithPath: referencePath))
         var random = SplitMix64(seed: 7)
-        for trial in 0..<4 {
+        let trials = 4
+        var interrupted = 0
+        for trial in 0..<trials {
             let fixture = CLIFixture()
             let output = fixture.folder.path("sample.zip")
             let job = try fixture.start("export", [sampleProject.path, "--output", output, "--json"])
-            let submitted = try #require(job.waitForEvent { $0[string: "event"] == "submitted" })
+            let submitted = try #require(job.waitForEvent("the submitted event") { $0[string: "event"] == "submitted" })
             let id = try #require(submitted[string: "job_id"])
-            usleep(UInt32.random(in: 100_000...1_800_000, using: &random))
+            // A random moment inside the run: once a random number of chunks (not all) has landed,
+            // up to 0.2 s later.
+            let total = Int(try #require(submitted[number: "units_total"]))
+            let landed = Int.random(in: 0..<total, using: &random)
+            if landed > 0 {
+                _ = try #require(job.waitForEvent("\(landed) chunks landed") { $0[number: "units_done"] == Double(landed) })
+            }
+            usleep(UInt32.random(in: 0...200_000, using: &random)) // picks the moment; whether it interrupted is counted below
             job.send(SIGKILL)
             _ = job.finish()
             if try fixture.status(id)[string: "state"] != "completed" {
+                interrupted += 1
                 #expect(!FileManager.default.fileExists(atPath: output), "trial \(trial): nothing partial is published")
                 let resumed = try fixture.run("resume", [id])
                 #expect(resumed.status == 0, "trial \(trial): \(resumed.stderr)")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == expected, "trial \(trial)")
         }
+        #expect(interrupted >= trials - 1, "only \(interrupted) of \(trials) kills landed before the export completed")
     }
 }
 
@@ -78,13 +89,22 @@ struct PackageListing: Decodable {
             .write(to: project.appendingPathComponent("project.json"))
         let output = fixture.folder.path("p.zip")
         let job = try fixture.start("export", [project.path, "--output", output, "--json"])
-        let submitted = try #require(job.waitForEvent { $0[string: "event"] == "submitted" })
-        usleep(300_000) // inside the first segments: none can have finished at the medium preset
+        let submitted = try #require(job.waitForEvent("the submitted event") { $0[string: "event"] == "submitted" })
+        let id = try #require(submitted[string: "job_id"])
+        // A segment is being encoded once its temporary output exists in the workspace.
+        let stored = try StoredJob(fixture, id: id)
+        let workspace = try #require(try stored.store.job(stored.id)?.workspace)
+        job.waitUntil("a segment being encoded in \(workspace)") {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: workspace)) ?? []
+            return names.contains { $0.hasPrefix(".tmp-") && $0.contains("segment-") }
+        }
         job.send(SIGINT)
         let stopped = job.finish()
         #expect(stopped.status == 75, "\(stopped.stderr)")
-        let id = try #require(submitted[string: "job_id"])
         #expect(try fixture.status(id)[string: "state"] == "paused")
+        #expect(try stored.store.chunks(of: stored.id).filter { $0.isDone && $0.plan.stage == .encode }.isEmpty,
+                "the segment in hand was abandoned between frames, not finished")
+        #expect(try stored.uncommittedFiles.isEmpty, "nothing half-written is left")
         #expect(!FileManager.default.fileExists(atPath: output))
         #expect(try fixture.run("resume", [id]).status == 0)
         #expect(try ZipReader.entries(of: output).map(\.name) == ["long.mp4", "manifest.json"])

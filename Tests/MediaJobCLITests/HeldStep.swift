@@ -31,20 +31,12 @@ final class HeldStep {
     /// ends first or ``CLIProcess/deadline`` passes.
     /// - Returns: whether it is held.
     @discardableResult
-    func waitUntilHeld(_ process: CLIProcess, at step: String) -> Bool {
-        let deadline = Date().addingTimeInterval(CLIProcess.deadline)
-        while Date() < deadline {
+    func waitUntil(_ process: CLIProcess, isHeldAt step: String) -> Bool {
+        process.waitUntil("being held at \(step)") {
             // Non-blocking: fails with ENXIO until the held thread has opened the pipe for reading.
-            let descriptor = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-            if descriptor >= 0 {
-                writer = descriptor
-                return true
-            }
-            if kill(process.pid, 0) != 0 { break }
-            usleep(5_000) // polling for the reader: the deadline above bounds it
+            writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            return writer >= 0
         }
-        Issue.record("mediajob (pid \(process.pid)) was never held at \(step)")
-        return false
     }
 
     /// Whether the held process still has the pipe open: a pipe's writing end reports an error

@@ -28,17 +28,24 @@ import Testing
 
     @Test func sigkillAtRandomMomentsThenResumeCommitsEveryUnitExactlyOnce() throws {
         var random = SplitMix64(seed: 20261129)
-        for trial in 0..<20 {
+        let trials = 20, units = 12
+        var interrupted = 0
+        for trial in 0..<trials {
             let fixture = CLIFixture()
-            let units = 12
             let job = try fixture.start("selftest", fixture.selftest(units: units, unitMilliseconds: 15))
-            let submitted = try #require(job.waitForEvent { $0[string: "event"] == "submitted" })
-            let id = try #require(submitted[string: "job_id"])
-            usleep(UInt32.random(in: 0...350_000, using: &random))
+            // A random moment inside the run: once a random number of units has landed, part way
+            // into the next unit (each takes 15 ms).
+            let landed = Int.random(in: 0..<units, using: &random)
+            let seen = try #require(job.waitForEvent("\(landed) units landed") {
+                landed == 0 ? $0[string: "event"] == "submitted" : $0[number: "units_done"] == Double(landed)
+            })
+            let id = try #require(seen[string: "job_id"])
+            usleep(UInt32.random(in: 0...15_000, using: &random)) // picks the moment; whether it interrupted is counted below
             job.send(SIGKILL)
             _ = job.finish()
             // The kill may land after the job completed, while the process was exiting.
             if try fixture.status(id)[string: "state"] != "completed" {
+                interrupted += 1
                 #expect(try fixture.status(id)[string: "state"] == "interrupted", "trial \(trial): a killed job shows as interrupted")
                 #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("result.json")), "trial \(trial)")
                 #expect(try fixture.run("resume", [id]).status == 0, "trial \(trial)")
@@ -48,6 +55,7 @@ import Testing
             #expect(result.executions.values.reduce(0, +) <= units + 1, "trial \(trial): at most one unit redone")
             #expect(try fixture.store().integrityCheck() == ["ok"])
         }
+        #expect(interrupted >= trials * 3 / 4, "only \(interrupted) of \(trials) kills landed before the job completed")
     }
 
     @Test func aProgressEventIsNeverAheadOfTheStore() throws {

@@ -65,7 +65,7 @@ import Testing
         let project = try MiniProject.make(in: fixture.folder)
         let job = try fixture.start("export", [project, "--output", output, "--json"],
                                     environment: held.environment(point: "plan"))
-        try #require(held.waitUntilHeld(job, at: "planning"))
+        try #require(held.waitUntil(job, isHeldAt: "planning"))
         job.send(SIGINT)
         try #require(job.waitForStderr(containing: "Stopping once the job is planned"))
         job.send(SIGINT)
@@ -89,7 +89,7 @@ import Testing
         let held = try HeldStep(in: fixture.folder)
         let job = try fixture.start("export", [try MiniProject.make(in: fixture.folder), "--output", output, "--json"],
                                     environment: held.environment(point: point))
-        try #require(held.waitUntilHeld(job, at: step))
+        try #require(held.waitUntil(job, isHeldAt: step))
         job.send(SIGINT)
         try #require(job.waitForStderr(containing: stopping))
         #expect(held.isStillHeld, "the first Ctrl-C waits for \(step)")
@@ -103,7 +103,7 @@ import Testing
     /// Sends Ctrl-C twice to `process`, held at `step`: the first must say it is stopping, the
     /// second must end the process (paused, exit 75) while the step is still held.
     private func expectSecondCtrlCStopsAtOnce(_ process: CLIProcess, held: HeldStep, at step: String) throws {
-        try #require(held.waitUntilHeld(process, at: step))
+        try #require(held.waitUntil(process, isHeldAt: step))
         process.send(SIGINT)
         try #require(process.waitForStderr(containing: "Stopping at the next chunk boundary"))
         process.send(SIGINT)
