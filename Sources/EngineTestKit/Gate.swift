@@ -30,9 +30,10 @@ public final class Gate: Sendable {
     /// `Task.sleep`, so tasks the test started meanwhile (which may be what opens it) can run.
     /// - Parameters:
     ///   - what: what opening the gate means, for the error (`"unit 1 started"`).
-    ///   - limit: how long to wait at most; a guard against a hung test, not a timing assertion.
+    ///   - limit: how long to wait at most; a guard against a hung test, not a timing assertion, so
+    ///     generous: the tests share two cooperative threads with slow media tests on a 2-core machine.
     /// - Throws: ``GateTimedOut`` naming `what` when the gate stays closed.
-    public func wait(until what: String, limit: Duration = .seconds(60)) async throws {
+    public func wait(until what: String, limit: Duration = .seconds(300)) async throws {
         let deadline = ContinuousClock.now + limit
         while !isOpen {
             guard ContinuousClock.now < deadline else { throw GateTimedOut(what: what, limit: limit) }
