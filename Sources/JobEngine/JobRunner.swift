@@ -148,14 +148,14 @@ struct JobRunner {
                 case .success(let executor):
                     guard failure == nil else { continue }
                     // The tracker moves only once the checkpoint holding its new snapshot is durable.
-                    var next = tracker
-                    next.chunkDone(finished.chunk.index, cost: finished.cost, elapsed: (ContinuousClock.now - start).seconds)
+                    let index = finished.chunk.index, elapsed = (ContinuousClock.now - start).seconds
+                    let next = tracker.snapshot(afterChunk: index, cost: finished.cost, elapsed: elapsed) ?? tracker.snapshot
                     do {
                         try store.checkpoint(Checkpoint(
-                            jobID: record.id, chunkIndex: finished.chunk.index, stage: finished.chunk.plan.stage,
-                            kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next.snapshot,
+                            jobID: record.id, chunkIndex: index, stage: finished.chunk.plan.stage,
+                            kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next,
                             skipped: finished.skipped))
-                        tracker = next
+                        tracker.chunkDone(index, cost: finished.cost, elapsed: elapsed)
                         if kind.showsCountsInSubtitle {
                             task.updateTitle(task.title, subtitle: Self.subtitle(for: tracker.snapshot))
                         }

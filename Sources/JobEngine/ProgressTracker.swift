@@ -11,9 +11,15 @@ import TaskContract
 ///
 /// The time left lays the owed chunks out in run order on the run's chunks at once, each taking
 /// the next chunk as it frees (as the runner does), then adds the finalisation, which runs alone.
+///
+/// A chunk's cost is linear in its work, so the owed work is kept summed by stage as chunks land:
+/// pricing what is owed after a chunk costs the same in a job of ten chunks as in one of a
+/// hundred thousand (and so does the time left, when one chunk runs at a time).
 struct ProgressTracker {
     private(set) var snapshot: ProgressSnapshot
     private var owed: [Int: PlannedChunk]
+    /// The work of the owed chunks, summed by stage, with how many chunks each sum holds.
+    private var owedWork: [Stage: (work: Double, chunks: Int)] = [:]
     private let workedBefore: Double
     private let chunksAtOnce: Int
     /// The unit costs this run started from.
@@ -29,6 +35,10 @@ struct ProgressTracker {
         self.workedBefore = snapshot.workedSeconds
         self.chunksAtOnce = max(1, chunksAtOnce)
         self.startingCosts = snapshot.costs
+        for chunk in owed.values {
+            owedWork[chunk.stage, default: (0, 0)].work += chunk.work
+            owedWork[chunk.stage, default: (0, 0)].chunks += 1
+        }
     }
 
     /// A job's stored progress, with unit costs seeded from the kind's defaults and this machine's
@@ -57,7 +67,7 @@ struct ProgressTracker {
     /// The estimated seconds of everything still owed, finalisation included, as one worker
     /// would take them (the weight of what is left on the bar).
     var remainingCost: Double {
-        owed.values.reduce(finalizeCost) { $0 + expectedCost(of: $1.work, in: $1.stage) }
+        owedWork.reduce(finalizeCost) { $0 + expectedCost(of: $1.value.work, in: $1.key) }
     }
 
     /// The finalisation's estimated seconds: its work at the ``Stage/package`` stage's expected
@@ -71,9 +81,16 @@ struct ProgressTracker {
 
     /// The estimated seconds until the job is complete: the owed chunks in run order on
     /// ``chunksAtOnce`` workers, then the finalisation.
-    var secondsLeft: Double {
-        var workers = [Double](repeating: 0, count: min(chunksAtOnce, max(1, owed.count)))
-        for index in owed.keys.sorted() {
+    var secondsLeft: Double { secondsLeft(excluding: nil) }
+
+    /// ``secondsLeft`` without the owed chunk `landed`, whose work is already out of the sums.
+    /// One worker takes the owed chunks one after another: that is ``remainingCost``, kept by
+    /// stage; several are laid out chunk by chunk.
+    private func secondsLeft(excluding landed: Int?) -> Double {
+        guard chunksAtOnce > 1 else { return remainingCost }
+        let count = owed.count - (landed == nil ? 0 : 1)
+        var workers = [Double](repeating: 0, count: min(chunksAtOnce, max(1, count)))
+        for index in owed.keys.sorted() where index != landed {
             let chunk = owed[index]!
             let free = workers.indices.min { workers[$0] < workers[$1] }!
             workers[free] += expectedCost(of: chunk.work, in: chunk.stage)
@@ -81,9 +98,37 @@ struct ProgressTracker {
         return workers.max()! + finalizeCost
     }
 
+    /// Takes a landed chunk's work out of its stage's sum; a stage with nothing left owes exactly
+    /// nothing, whatever rounding the subtractions left behind.
+    private mutating func settle(_ chunk: PlannedChunk) {
+        guard let sum = owedWork[chunk.stage] else { return }
+        owedWork[chunk.stage] = sum.chunks > 1 ? (max(0, sum.work - chunk.work), sum.chunks - 1) : nil
+    }
+
+    /// The snapshot chunk `index`, which took `cost` seconds, `elapsed` seconds into this run,
+    /// would give, without accounting for it: the runner stores it first and calls
+    /// ``chunkDone(_:cost:elapsed:)`` once it is durable. `nil` for a chunk not owed.
+    ///
+    /// The trial copy shares the owed chunks, which ``account(_:index:cost:elapsed:)`` leaves
+    /// alone: a copy that removed one would copy them all, which made every checkpoint as slow
+    /// as the job is long.
+    func snapshot(afterChunk index: Int, cost: Double, elapsed: Double) -> ProgressSnapshot? {
+        guard let chunk = owed[index] else { return nil }
+        var trial = self
+        trial.account(chunk, index: index, cost: cost, elapsed: elapsed)
+        return trial.snapshot
+    }
+
     /// Accounts for chunk `index`, which took `cost` seconds, `elapsed` seconds into this run.
     mutating func chunkDone(_ index: Int, cost: Double, elapsed: Double) {
-        guard let chunk = owed.removeValue(forKey: index) else { return }
+        guard let chunk = owed[index] else { return }
+        account(chunk, index: index, cost: cost, elapsed: elapsed)
+        owed.removeValue(forKey: index)
+    }
+
+    /// Accounts for the owed `chunk` number `index` in everything but the list of owed chunks.
+    private mutating func account(_ chunk: PlannedChunk, index: Int, cost: Double, elapsed: Double) {
+        settle(chunk)
         predicted += startingCosts.cost(of: chunk.work, in: chunk.stage)
         measured += cost
         snapshot.costs.observe(cost, work: chunk.work, for: chunk.stage)
@@ -91,7 +136,7 @@ struct ProgressTracker {
         snapshot.stage = chunk.stage
         snapshot.unitsDone += 1
         snapshot.workedSeconds = workedBefore + elapsed
-        snapshot.etaSeconds = secondsLeft
+        snapshot.etaSeconds = secondsLeft(excluding: index)
     }
 
     /// Accounts for a finished job: finalisation took `cost` seconds.

@@ -37,6 +37,26 @@ extension JobStoreContract {
             #expect(journal.filter { $0.event == .checkpoint }.map { $0.detail["chunk"] } == ["0", "1", "2"])
             #expect(journal.last?.detail["fraction"] == String(format: "%.4f", snapshot.fraction))
         },
+        JobStoreContract("first progress is journaled once whichever chunk lands first, and again after a reset") { open in
+            let store = try open()
+            let job = try store.insert(try makeJob(unitsTotal: 4), chunks: makeChunks(4))
+            var snapshot = job.progress
+            func land(_ index: Int) throws {
+                snapshot = progress(after: snapshot, total: 4, stage: .render, cost: 1)
+                try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: index, stage: .render, kind: job.kind,
+                                                costSeconds: 1, executor: nil, progress: snapshot))
+            }
+            // Chunks run at once land out of order: the last chunk first, then the first.
+            try land(3)
+            try land(0)
+            try store.resetChunks(of: job.id, progress: job.progress)
+            snapshot = job.progress
+            try land(2)
+            try land(1)
+            #expect(try store.journal(of: job.id).map(\.event) == [
+                .submitted, .progressFirst, .checkpoint, .checkpoint, .progressFirst, .checkpoint, .checkpoint,
+            ])
+        },
         JobStoreContract("process-like reopen cycles finish the job chunk by chunk") { open in
             let chunkCount = 6
             let id = try open().insert(try makeJob(unitsTotal: chunkCount), chunks: makeChunks(chunkCount)).id

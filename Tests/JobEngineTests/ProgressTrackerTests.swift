@@ -109,6 +109,39 @@ struct ProgressTrackerTests {
         #expect(tracker.snapshot.etaSeconds == 0)
     }
 
+    @Test func whatIsOwedShrinksByEachLandedChunksWorkAndAFinishedStageOwesExactlyNothing() {
+        // No finalisation cost, so that nothing hides a remainder; work whose sum is not exact in
+        // binary: 0.1 + 0.2 − 0.1 − 0.2 leaves 5.6e-17.
+        var tracker = ProgressTracker(
+            snapshot: ProgressSnapshot(unitsTotal: 3, costs: UnitCostModel(seeds: [.render: 0.5, .encode: 2])),
+            chunks: chunks([(.render, 0.1), (.render, 0.2), (.encode, 3)]))
+        tracker.chunkDone(2, cost: 6, elapsed: 6)
+        // Owed: the two render chunks, 0.5 · (0.1 + 0.2).
+        #expect(abs(tracker.remainingCost - 0.15) < 1e-12)
+        tracker.chunkDone(0, cost: 0.05, elapsed: 6.05)
+        #expect(abs(tracker.remainingCost - 0.5 * 0.2) < 1e-12)
+        tracker.chunkDone(1, cost: 0.1, elapsed: 6.15)
+        #expect(tracker.remainingCost == 0)
+        #expect(tracker.snapshot.etaSeconds == 0)
+    }
+
+    @Test(arguments: [1, 2])
+    func theSnapshotAfterAChunkIsWhatAccountingForItGivesAndMovesNothingBeforeThen(chunksAtOnce: Int) throws {
+        var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 3, finalizeWork: 10, costs: costs),
+                                      chunks: chunks([(.render, 4), (.encode, 3), (.encode, 1)]), chunksAtOnce: chunksAtOnce)
+        let before = tracker.snapshot
+        let next = try #require(tracker.snapshot(afterChunk: 0, cost: 4, elapsed: 4))
+        // Not accounted for yet: the checkpoint holding it is not durable.
+        #expect(tracker.snapshot == before)
+        #expect(tracker.speedFactor == 1)
+        #expect(tracker.remainingCost == 11)  // 0.5 · 4 + 2 · (3 + 1) + 0.1 · 10
+        // Twice as slow as seeded: owed 2 · 4 · 2 + 0.1 · 10 · 2 = 18 s; the bar moves by 4 / 22.
+        #expect(abs(next.fraction - CostBar.cap * 4 / 22) < 1e-12)
+        tracker.chunkDone(0, cost: 4, elapsed: 4)
+        #expect(tracker.snapshot == next)
+        #expect(tracker.snapshot(afterChunk: 0, cost: 4, elapsed: 5) == nil)
+    }
+
     @Test func aChunkReportedTwiceCountsOnce() {
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 2, costs: costs),
                                       chunks: chunks([(.render, 1), (.render, 1)]))
