@@ -34,7 +34,10 @@ let integrationTests: [Target] = [
     .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit", "MediaTestKit"]),
     .testTarget(
         name: "MediaJobCLITests",
-        dependencies: ["MediaJobCLI", "SQLiteJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive", "PostgresTestKit"]
+        dependencies: [
+            "MediaJobCLI", "SQLiteJobStore", "PostgresJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive",
+            "PostgresTestKit", "JobStoreConformance",
+        ]
     ),
 ]
 

@@ -185,7 +185,7 @@ struct JobRunner {
     /// An existing destination is replaced only when the job was submitted with `overwrite`.
     /// One that is byte-identical to the artifact is this job's own, published before a crash
     /// that came before the store heard of it, and is kept.
-    private func publish(_ artifact: URL) throws {
+    func publish(_ artifact: URL) throws {
         let destination = URL(fileURLWithPath: record.destination)
         guard DurableFiles.exists(destination) else {
             return try DurableFiles.rename(artifact, to: destination, replacing: false)

@@ -26,6 +26,9 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
     case wrongState(JobID, JobState, JobOperation)
     /// The machine holds all work for now (it is too hot); the job stays as it was.
     case hostHolding(JobID, String)
+    /// No kind registered in this process runs the stored job (a worker of another program, or
+    /// of an older version, claimed it); the job's kind is named.
+    case unregisteredKind(JobID, String)
 
     public var category: FailureCategory {
         switch self {
@@ -52,6 +55,7 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
             "job \(id.short) is being resumed, restarted or discarded by another process right now"
         case .wrongState(let id, let state, let operation): "job \(id.short) is \(state.rawValue); \(operation.requirement)"
         case .hostHolding(let id, let reason): "job \(id.short) was not resumed: \(reason)"
+        case .unregisteredKind(let id, let kind): "job \(id.short) is a '\(kind)' job, which this program does not run"
         }
     }
 

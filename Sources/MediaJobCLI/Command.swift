@@ -23,7 +23,7 @@ extension Command {
 /// Every command, in the order `help` lists them.
 enum Commands {
     static var all: [any Command.Type] {[
-        InitCommand.self, ExportCommand.self, ThumbnailCommand.self, CompressCommand.self, SelfTestCommand.self, JobsCommand.self, StatusCommand.self, CancelCommand.self, ResumeCommand.self,
+        InitCommand.self, ExportCommand.self, ThumbnailCommand.self, CompressCommand.self, SelfTestCommand.self, WorkerCommand.self, JobsCommand.self, StatusCommand.self, CancelCommand.self, ResumeCommand.self,
         RestartCommand.self, DiscardCommand.self, ProbeCommand.self, PruneCommand.self, CompletionCommand.self, HelpCommand.self,
     ]}
 

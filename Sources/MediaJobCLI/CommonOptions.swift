@@ -28,10 +28,15 @@ enum CommonOptions {
     static let batch = [
         OptionSpec.option("output", "DIR", "the folder to create (required)"),
         .flag("overwrite", "replace DIR if it exists"), skipBad, maxPixels, gpu, verbose,
-    ] + running
+    ] + submitting
+
+    static let detach = OptionSpec.flag("detach", "with a PostgreSQL --store: store the job, print its id and exit; workers run it")
 
     /// The options every job-running command takes.
     static let running = [stateDir, store, strategy, maxJobs, json]
+
+    /// The options of commands that submit new work: the running ones and `--detach`.
+    static let submitting = running + [detach]
 
     /// Where jobs are: the options every command that reads or changes jobs takes.
     static let jobStore = [stateDir, store]

@@ -40,7 +40,7 @@ enum ExportCommand: Command {
         .flag("overwrite", "replace an existing package at the destination"),
         CommonOptions.skipBad, CommonOptions.maxPixels,
         CommonOptions.gpu, CommonOptions.verbose, CommonOptions.keepProfile, CommonOptions.keepMetadata,
-    ] + CommonOptions.running
+    ] + CommonOptions.submitting
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments

@@ -27,6 +27,11 @@ struct JobSession {
     /// exists, or, with `--json`, reports a rejection as the last event before rethrowing it.
     /// Ctrl-C is a stop from here on: while the job is planned, and then while it runs.
     func run(submitting submit: () throws -> Submission) async throws -> Int32 {
+        let detach = context.arguments.has("detach")
+        if detach, case .sqlite = try context.storeLocation() {
+            throw UsageError("--detach leaves the job to workers sharing a PostgreSQL store: give --store postgresql://… "
+                + "(or set MEDIAJOB_STORE) and start `mediajob worker` with it", command: context.arguments.command)
+        }
         let stop = SessionStop(context: context, scheduler: scheduler)
         defer { stop.cancel() }
         let submission: Submission
@@ -40,6 +45,14 @@ struct JobSession {
             throw SchedulerError.rejected(id, rejection)
         }
         switch submission {
+        case .created(let handle) where detach:
+            if context.json {
+                context.console.json(["event": "submitted", "job_id": handle.id.rawValue, "state": handle.record.state.rawValue])
+            } else {
+                context.console.out(handle.id.rawValue)
+            }
+            context.console.err("Job \(handle.id.short) is stored; the workers sharing the store run it (mediajob worker).")
+            return ExitCode.completed
         case .created(let handle):
             return await run(handle, verb: "Starting", stop: stop)
         case .existing(let job):

@@ -26,7 +26,7 @@ enum SelfTestCommand: Command {
         .option("fail-at", "K", "make unit K fail, to see a failed job"),
         .option("output", "FILE", "where the result goes (default: selftest/result.json in the state folder)"),
         .flag("overwrite", "replace an existing result file"),
-    ] + CommonOptions.running
+    ] + CommonOptions.submitting
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         let arguments = context.arguments

@@ -1,0 +1,67 @@
+import Foundation
+import TaskContract
+
+/// The engine's half of a worker that holds leases on chunks (the PostgreSQL store's
+/// `mediajob worker`): one chunk of a stored job, or its package stage, run with the job's
+/// registered kind in the job's workspace. Nothing is recorded here: the worker commits what
+/// these return under its lease, so that a worker whose lease was taken over cannot record it.
+extension JobScheduler {
+    /// Runs chunk `index` (`plan`) of `job` in this process.
+    /// - Parameters:
+    ///   - job: the job as stored now (its progress is what the returned checkpoint moves on from).
+    ///   - task: the chunk's task; expiring it stops the chunk where the kind checks for a stop.
+    /// - Returns: what to commit: the chunk's cost, executor, and the progress that includes it.
+    /// - Throws: ``SchedulerError/unregisteredKind(_:_:)`` when no kind here runs the job; what the chunk throws.
+    package func runLeasedChunk(_ index: Int, plan: PlannedChunk, of job: JobRecord, task: ContinuedTask) async throws -> Checkpoint {
+        let kind = try leasedKind(of: job)
+        let workspace = Workspace(directory: URL(fileURLWithPath: job.workspace))
+        try workspace.prepare()
+        let context = JobContext(workspace: workspace, task: task)
+        let clock = ContinuousClock()
+        let began = clock.now
+        try context.checkStop()
+        try FaultPoints.step(.chunk, operation: "chunk", path: String(index)) {}
+        let executor = try await kind.run(plan, job.spec, context)
+        let cost = (clock.now - began).seconds
+        var tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
+                                      chunks: try store.chunks(of: job.id))
+        tracker.chunkDone(index, cost: cost, elapsed: cost)
+        return Checkpoint(jobID: job.id, chunkIndex: index, stage: plan.stage, kind: job.kind, costSeconds: cost,
+                          executor: executor, progress: tracker.snapshot, skipped: context.skippedByThisWork)
+    }
+
+    /// Assembles `job`'s result from its chunks' outputs and publishes it, as a job run in one
+    /// process does (a destination already holding this very result is kept).
+    /// - Parameter index: the package stage's index among the job's chunks, for the checkpoint.
+    /// - Returns: what to commit: the finalisation's cost and the completed progress.
+    package func publishLeasedJob(_ job: JobRecord, packageIndex index: Int, task: ContinuedTask) async throws -> Checkpoint {
+        let kind = try leasedKind(of: job)
+        let runner = JobRunner(store: store, kind: kind, record: job, task: task, chunksAtOnce: 1,
+                               cancelPollInterval: cancelPollInterval, hostCondition: nil)
+        let clock = ContinuousClock()
+        let began = clock.now
+        let chunks = try store.chunks(of: job.id)
+        let skipped = try store.badItems(of: job.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
+        let context = JobContext(workspace: Workspace(directory: URL(fileURLWithPath: job.workspace)), task: task,
+                                 skipped: skipped.map(\.failure))
+        let artifact = try await kind.finalize(job.spec, chunks.map(\.plan), context)
+        try store.recordBadItems(context.skippedByThisWork, outcome: .skipped, of: job.id, chunk: nil)
+        try context.checkStop()
+        try FaultPoints.step(.publish, operation: "rename", path: job.destination) { try runner.publish(artifact) }
+        let cost = (clock.now - began).seconds
+        var tracker = ProgressTracker(snapshot: job.progress, chunks: chunks)
+        tracker.finished(finalizeCost: cost, elapsed: cost)
+        return Checkpoint(jobID: job.id, chunkIndex: index, stage: .package, kind: job.kind, costSeconds: cost,
+                          executor: nil, progress: tracker.snapshot)
+    }
+
+    /// Removes a completed job's workspace (the packager calls this once its commit completed the job).
+    package func removeWorkspace(of job: JobRecord) {
+        try? Workspace(directory: URL(fileURLWithPath: job.workspace)).remove()
+    }
+
+    private func leasedKind(of job: JobRecord) throws -> AnyJobKind {
+        guard let kind = registeredKind(for: job.request.identifier) else { throw SchedulerError.unregisteredKind(job.id, job.kind) }
+        return kind
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Glibc
+import JobEngine
+import PostgresJobStore
+import Synchronization
+import TaskContract
+
+/// A worker process's loop (`mediajob worker`): its slots claim chunks of any job in a shared
+/// PostgreSQL store, run them through the job's kind, renew each lease every third of its length,
+/// and commit under the lease's epoch (DESIGN.md §10).
+///
+/// A chunk whose lease could not be renewed before it ran out (the database was unreachable, or
+/// another worker took the chunk over) is stopped and never committed: the worker fences itself.
+/// A stop (SIGINT/SIGTERM) ends claiming and lets the chunks in flight reach their boundary; a
+/// second one gives their leases back at once and ends the process.
+final class LeaseWorker: Sendable {
+    let scheduler: JobScheduler
+    let store: PostgresJobStore
+    /// Who claims, in the journal: host and process.
+    let name: String
+    let slots: Int
+    let lease: Duration
+    let hasGPU: Bool
+    let console: Console
+    /// How long an idle slot waits before it looks for a free chunk again.
+    let idleWait = Duration.milliseconds(200)
+
+    private let stopping = Atomic(false)
+    private let inFlight = Mutex<[Int: (lease: ChunkLease, task: ContinuedTask)]>([:])
+
+    init(scheduler: JobScheduler, store: PostgresJobStore, slots: Int, lease: Duration, hasGPU: Bool, console: Console) {
+        self.scheduler = scheduler
+        self.store = store
+        self.name = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+        self.slots = slots
+        self.lease = lease
+        self.hasGPU = hasGPU
+        self.console = console
+    }
+
+    /// Works until stopped; returns once every slot reached its boundary.
+    func run() async {
+        let signals = StopSignals(first: { [self] in
+            stopping.store(true, ordering: .sequentiallyConsistent)
+            console.err("Stopping: no more claims; finishing \(Plural.of(inFlight.withLock { $0.count }, "chunk")) in flight "
+                + "(stop again to give them back at once).")
+        }, second: { [self] in releaseAtOnce() })
+        defer { signals.cancel() }
+        console.err("Worker \(name) is taking chunks: \(Plural.of(slots, "slot")), leases of \(lease)"
+            + (hasGPU ? ", with a GPU." : "."))
+        await withTaskGroup(of: Void.self) { group in
+            for slot in 0..<slots { group.addTask { await self.work(slot: slot) } }
+        }
+        console.err("Worker \(name) stopped.")
+    }
+
+    /// One slot: claim, run, commit, until stopped.
+    private func work(slot: Int) async {
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            let claimed: ChunkLease?
+            do {
+                claimed = try store.claimChunk(worker: name, lease: lease, hasGPU: hasGPU)
+            } catch {
+                console.err("Worker \(name): could not claim a chunk: \(error.personMessage); trying again.")
+                claimed = nil
+            }
+            guard let claimed else {
+                try? await Task.sleep(for: idleWait)
+                continue
+            }
+            await run(claimed, slot: slot)
+        }
+    }
+
+    /// Runs one leased chunk (or package stage) and commits it, or gives it back.
+    private func run(_ claimed: ChunkLease, slot: Int) async {
+        guard let job = try? store.job(claimed.jobID) else { return giveBack(claimed) }
+        let task = ContinuedTask(request: job.request, progress: job.progress)
+        inFlight.withLock { $0[slot] = (claimed, task) }
+        defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }
+        let heartbeat = Heartbeat(store: store, lease: claimed, task: task)
+        let beating = Task.detached { await heartbeat.beat() }
+        let result: Result<Checkpoint, any Error>
+        do {
+            result = .success(claimed.chunkIndex == PostgresJobStore.packageIndex
+                ? try await scheduler.publishLeasedJob(job, packageIndex: claimed.chunkIndex, task: task)
+                : try await scheduler.runLeasedChunk(claimed.chunkIndex, plan: claimed.plan, of: job, task: task))
+        } catch {
+            result = .failure(error)
+        }
+        beating.cancel()
+        let ending = await beating.value
+        if ending == .lost {
+            // Self-fencing: the chunk may be another worker's now; nothing of this run counts.
+            console.err("Worker \(name): lost the lease on chunk \(claimed.chunkIndex) of job \(claimed.jobID.short); "
+                + "its work is dropped.")
+            return
+        }
+        switch result {
+        case .success(let checkpoint):
+            do {
+                if try store.commit(claimed, checkpoint: checkpoint) == .committed,
+                   claimed.chunkIndex == PostgresJobStore.packageIndex {
+                    scheduler.removeWorkspace(of: job)
+                }
+            } catch {
+                console.err("Worker \(name): could not commit chunk \(claimed.chunkIndex) of job \(claimed.jobID.short): "
+                    + "\(error.personMessage); its lease will run out and another worker will redo it.")
+            }
+        case .failure where task.isExpired:
+            giveBack(claimed)
+            if ending == .cancelRequested { pause(job) }
+        case .failure(let error):
+            giveBack(claimed)
+            fail(job, chunk: claimed, error)
+        }
+    }
+
+    private func giveBack(_ claimed: ChunkLease) {
+        _ = try? store.release(claimed)
+    }
+
+    /// A cancel asked for from any machine: the job stops here and waits to be resumed.
+    private func pause(_ job: JobRecord) {
+        guard let current = try? store.job(job.id), current.state == .queued || current.state == .running else { return }
+        try? store.transition(job.id, to: StateChange(state: .paused, clearsCancel: true),
+                              journal: JournalEntry(jobID: job.id, event: .ended, detail: ["outcome": "paused", "worker": name]))
+    }
+
+    /// A chunk that failed fails its job, as it would in one process; the job can be resumed.
+    private func fail(_ job: JobRecord, chunk: ChunkLease, _ error: any Error) {
+        let category = error.failureCategory
+        try? store.transition(job.id, to: StateChange(state: .failed, failure: category, message: error.personMessage,
+                                                      clearsCancel: true),
+                              journal: JournalEntry(jobID: job.id, event: .ended, detail: [
+                                  "outcome": "failed", "category": category.rawValue, "error": String(describing: error),
+                                  "chunk": String(chunk.chunkIndex), "worker": name,
+                              ]))
+        console.err("Worker \(name): chunk \(chunk.chunkIndex) of job \(job.id.short) failed: \(error.personMessage).")
+    }
+
+    /// The second stop: every chunk in flight is given back now, so that other workers can claim
+    /// it without waiting for its lease to run out, and the process ends.
+    private func releaseAtOnce() {
+        let held = inFlight.withLock { $0.values.map(\.lease) }
+        for claimed in held { giveBack(claimed) }
+        console.err("Worker \(name) stopped at once: gave back \(Plural.of(held.count, "chunk")).")
+        _exit(0)
+    }
+}
+
+/// Renews a lease every third of its length while its chunk runs, and stops the chunk (expiring
+/// its task) when the job was asked to stop or when the lease could not be renewed before it ran
+/// out, by this process's own monotonic clock.
+struct Heartbeat: Sendable {
+    enum Ending: Equatable {
+        /// The chunk ended while the lease was held.
+        case held
+        /// The job was asked to stop from some machine.
+        case cancelRequested
+        /// The lease ended: another worker may hold the chunk now.
+        case lost
+    }
+
+    let store: PostgresJobStore
+    let lease: ChunkLease
+    let task: ContinuedTask
+
+    /// Beats until cancelled (the chunk ended) or until the lease is lost.
+    func beat() async -> Ending {
+        let clock = ContinuousClock()
+        var heldUntil = clock.now + lease.duration
+        var ending = Ending.held
+        while true {
+            try? await Task.sleep(for: lease.duration / 3)
+            if Task.isCancelled { return ending }
+            let asked = clock.now
+            switch try? store.renew(lease) {
+            case .renewed(let cancelRequested):
+                heldUntil = asked + lease.duration
+                if cancelRequested, ending == .held {
+                    ending = .cancelRequested
+                    task.expire()
+                }
+            case .lost:
+                task.expire()
+                return .lost
+            case nil:
+                guard clock.now < heldUntil else {
+                    task.expire()
+                    return .lost
+                }
+            }
+        }
+    }
+}

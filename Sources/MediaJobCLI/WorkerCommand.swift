@@ -1,0 +1,70 @@
+import Foundation
+import GPURender
+import JobEngine
+import MediaJobs
+import PostgresJobStore
+
+/// `mediajob worker`: takes chunks of any job kept in a shared PostgreSQL store and runs them.
+enum WorkerCommand: Command {
+    static let name = "worker"
+    static let synopsis = "--store URL [--slots N] [--lease SECONDS] [--gpu auto|on|off] [--state-dir DIR]"
+    static let summary = "Run chunks of the jobs in a shared PostgreSQL store, from any machine"
+    static let discussion = """
+        Claims chunks of any queued or running job in the PostgreSQL store, runs them, and
+        records each one done under its lease, until stopped. Jobs submitted with --detach are
+        run by workers alone. Each chunk is leased for --lease seconds and the lease is renewed
+        every third of that; a worker that cannot renew stops the chunk and drops its work, and
+        another worker takes the chunk over once the lease has run out. Inputs and destinations
+        must be at the same paths on every worker's machine (a shared mount).
+
+        SIGINT or SIGTERM: no more claims, the chunks in flight finish and are recorded, exit 0.
+        A second one gives the chunks in flight back at once (another worker redoes them).
+
+        Examples:
+          mediajob worker --store postgresql://media@db1/mediajob
+          mediajob worker --slots 4 --lease 10
+        """
+    static let options: [OptionSpec] = [
+        .option("slots", "N", "chunks this worker runs at once (default: from CPUs and memory)"),
+        .option("lease", "SECONDS", "how long a claimed chunk is held without renewal (default 30)"),
+        CommonOptions.gpu, CommonOptions.verbose,
+    ] + CommonOptions.jobStore
+    static let runsJobs = true
+
+    static func run(_ context: CommandContext) async throws -> Int32 {
+        try context.arguments.none()
+        guard case .postgres = try context.storeLocation() else {
+            throw UsageError("a worker takes chunks from a PostgreSQL store: give --store postgresql://… or set MEDIAJOB_STORE",
+                             command: name)
+        }
+        let slots = try context.arguments.integer("slots", in: 1...1024) ?? context.chunkParallelism
+        let lease = try leaseSeconds(context.arguments.value("lease"))
+        let hasGPU: Bool
+        switch try context.gpuPreference() {
+        case .off: hasGPU = false
+        case .auto: hasGPU = GPUSelection.current().renderer != nil
+        case .on:
+            let selection = GPUSelection.current()
+            guard selection.renderer != nil else {
+                context.console.error("--gpu on: no GPU passed its probe here (\(selection.report.reason))",
+                                      "Run without --gpu on to take the chunks any machine can run.")
+                return ExitCode.rejected
+            }
+            hasGPU = true
+        }
+        let scheduler = try context.openScheduler()
+        guard let store = scheduler.store as? PostgresJobStore else { return ExitCode.failed }
+        await LeaseWorker(scheduler: scheduler, store: store, slots: slots, lease: .milliseconds(Int(lease * 1000)),
+                          hasGPU: hasGPU, console: context.console).run()
+        return ExitCode.completed
+    }
+
+    /// Reads `--lease`: seconds, at least 0.1 (default 30).
+    private static func leaseSeconds(_ text: String?) throws -> Double {
+        guard let text else { return 30 }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 86_400 else {
+            throw UsageError("--lease takes seconds between 0.1 and 86400, such as 30 or 2.5, got '\(text)'", command: name)
+        }
+        return seconds
+    }
+}

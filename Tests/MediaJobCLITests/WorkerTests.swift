@@ -1,0 +1,158 @@
+import Foundation
+import JobEngine
+import JobStoreConformance
+import PostgresJobStore
+import PostgresTestKit
+import Testing
+
+/// `mediajob worker` processes sharing a PostgreSQL store run a job submitted with `--detach`.
+@Suite struct WorkerTests {
+    @Test func threeWorkersRunADetachedSelfTestEveryUnitCommittedOnceAndStopOnSIGTERM() async throws {
+        try await PostgresTestSchema.with { schema in
+            let fixture = CLIFixture()
+            let store = schema.storeURL
+            let units = 12
+            let id = try submitDetached(units: units, unitMilliseconds: 40, in: fixture, store: store)
+
+            // Three machines: each worker has a state folder of its own; only the store is shared.
+            let workers = try (0..<3).map { n in
+                try CLIProcess(["worker", "--store", store, "--slots", "2", "--lease", "2", "--state-dir", fixture.folder.path("worker\(n)")])
+            }
+            let reader = try PostgresJobStore(store)
+            try await waitUntil("job \(id.short) is completed by the workers", limit: .seconds(120)) {
+                try reader.job(id)?.state == .completed
+            }
+            for worker in workers { worker.send(SIGTERM) }
+            for worker in workers {
+                let ended = worker.finish("stop after SIGTERM")
+                #expect(ended.status == 0, "\(ended.stderr)")
+                #expect(ended.stderr.contains("stopped."), "\(ended.stderr)")
+            }
+
+            let result = try fixture.result()
+            #expect(result.committed == Array(0..<units))
+            #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }),
+                    "every unit ran exactly once")
+            let journal = try reader.journal(of: id)
+            let check = try leaseCheck(journal, of: id, in: reader)
+            #expect(check.violations == [])
+            #expect(check.refusedCommits == 0)
+            let claims = journal.filter { $0.event == .claimed }
+            #expect(claims.count == units + 1, "each chunk and the package stage claimed once")
+            let pids = Set(workers.map { String($0.pid) })
+            #expect(claims.allSatisfy { pids.contains(String($0.detail["worker"]?.split(separator: ":").last ?? "")) },
+                    "only the workers claimed: \(claims.map { $0.detail["worker"] ?? "?" })")
+        }
+    }
+
+    /// A worker is held at a step (the hit-th chunk, or publishing the result) and killed there with
+    /// SIGKILL: it dies holding that chunk's lease (asserted in the database, so every trial really
+    /// hits a chunk in flight); a second worker takes the chunk over once the lease has run out, and
+    /// the job completes with every unit committed once and run once.
+    @Test(arguments: zip(["chunk", "chunk", "chunk", "publish"], [1, 3, 6, 1]))
+    func aWorkerKilledMidChunkHasItsChunkRescuedAfterTheLease(point: String, hit: Int) async throws {
+        try await PostgresTestSchema.with { schema in
+            let fixture = CLIFixture()
+            let store = schema.storeURL
+            let units = 6
+            let id = try submitDetached(units: units, unitMilliseconds: 10, in: fixture, store: store)
+
+            let (hold, doomed) = try heldWorker("doomed", at: point, hit: hit, lease: "1", in: fixture, store: store)
+            doomed.send(SIGKILL)
+            #expect(doomed.finish("die of SIGKILL").status != 0)
+            hold.release()
+            let held = try schema.connect().query("SELECT idx FROM chunks WHERE job_id = $1 AND NOT done AND lease_owner LIKE $2",
+                                                  id.rawValue, "%:\(doomed.pid)").map { try $0["idx"] as Int }
+            #expect(held.count == 1, "the killed worker held exactly one chunk's lease: \(held)")
+            let heldChunk = try #require(held.first)
+            #expect(heldChunk == (point == "publish" ? PostgresJobStore.packageIndex : hit - 1))
+
+            let rescuer = try CLIProcess(["worker", "--store", store, "--slots", "2", "--lease", "1", "--state-dir", fixture.folder.path("rescuer")])
+            let reader = try PostgresJobStore(store)
+            try await waitUntil("job \(id.short) is completed by the second worker", limit: .seconds(120)) {
+                try reader.job(id)?.state == .completed
+            }
+            rescuer.send(SIGTERM)
+            let ended = rescuer.finish("stop after SIGTERM")
+            #expect(ended.status == 0, "\(ended.stderr)")
+
+            let result = try fixture.result()
+            #expect(result.committed == Array(0..<units))
+            #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }))
+            let journal = try reader.journal(of: id)
+            let check = try leaseCheck(journal, of: id, in: reader)
+            #expect(check.violations == [])
+            #expect(check.rescues == 1)
+            #expect(check.refusedCommits == 0)
+            #expect(journal.contains { entry in
+                entry.event == .claimed && entry.detail["chunk"] == String(heldChunk)
+                    && entry.detail["rescued_from"]?.hasSuffix(":\(doomed.pid)") == true
+            }, "the held chunk was rescued from the killed worker")
+        }
+    }
+
+    /// SIGTERM while a chunk is held: the worker claims nothing more, the chunk finishes once let go
+    /// and is committed, and the worker exits 0. A second SIGTERM while a chunk is held gives its
+    /// lease back at once (journalled `released`), so that the next claim takes it without waiting.
+    @Test func aStoppedWorkerFinishesItsChunkInFlightAndASecondStopGivesItBack() async throws {
+        try await PostgresTestSchema.with { schema in
+            let fixture = CLIFixture()
+            let store = schema.storeURL
+            let id = try submitDetached(units: 4, unitMilliseconds: 10, in: fixture, store: store)
+            let reader = try PostgresJobStore(store)
+
+            let (graceful, first) = try heldWorker("first", at: "chunk", hit: 2, lease: "2", in: fixture, store: store)
+            first.send(SIGTERM)
+            #expect(first.waitForStderr(containing: "Stopping: no more claims; finishing 1 chunk in flight"))
+            graceful.release()
+            let stopped = first.finish("stop after its chunk in flight")
+            #expect(stopped.status == 0, "\(stopped.stderr)")
+            #expect(try reader.chunks(of: id).map(\.isDone) == [true, true, false, false])
+            #expect(try reader.journal(of: id).filter { $0.event == .claimed }.count == 2, "no claim after the stop")
+
+            let (abrupt, second) = try heldWorker("second", at: "chunk", hit: 1, lease: "60", in: fixture, store: store)
+            second.send(SIGTERM)
+            #expect(second.waitForStderr(containing: "Stopping"))
+            second.send(SIGTERM)
+            let ended = second.finish("stop at once on a second SIGTERM")
+            abrupt.release()
+            #expect(ended.status == 0, "\(ended.stderr)")
+            #expect(ended.stderr.contains("gave back 1 chunk"), "\(ended.stderr)")
+            let released = try reader.journal(of: id).filter { $0.event == .released }
+            #expect(released.map { $0.detail["chunk"] } == ["2"])
+            let owners = try schema.connect().query("SELECT count(*)::int AS n FROM chunks WHERE lease_owner IS NOT NULL")
+                .map { try $0["n"] as Int }
+            #expect(owners == [0], "no lease is left held, although the second worker's lease was a minute long")
+            #expect(try reader.job(id)?.state == .queued)
+        }
+    }
+
+    /// Starts a one-slot worker named `name` (its own state folder) whose `hit`-th pass of fault
+    /// point `point` is held, and waits until it is held there.
+    private func heldWorker(_ name: String, at point: String, hit: Int, lease: String, in fixture: CLIFixture,
+                            store: String) throws -> (HeldStep, CLIProcess) {
+        let hold = try HeldStep(in: fixture.folder, name: "\(name).fifo")
+        let worker = try CLIProcess(["worker", "--store", store, "--slots", "1", "--lease", lease, "--state-dir", fixture.folder.path(name)],
+                                    environment: hold.environment(point: point, hit: hit))
+        try #require(hold.waitUntil(worker, isHeldAt: "\(point) pass \(hit) of worker \(name)"))
+        return (hold, worker)
+    }
+
+    /// Submits a self-test with `--detach` and returns its id, read from the `submitted` event.
+    private func submitDetached(units: Int, unitMilliseconds: Int, in fixture: CLIFixture, store: String) throws -> JobID {
+        let submitted = try fixture.run("selftest", fixture.selftest(units: units, unitMilliseconds: unitMilliseconds)
+            + ["--store", store, "--detach"])
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+        let event = try #require(CLIProcess.object(Substring(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines))))
+        #expect(event[string: "event"] == "submitted")
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("result.json")), "nothing ran in the submitter")
+        return JobID(rawValue: try #require(event[string: "job_id"]))
+    }
+
+    /// The lease journal check of the job's journal, its package stage included.
+    private func leaseCheck(_ journal: [JournalEntry], of id: JobID, in store: PostgresJobStore) throws -> LeaseJournalCheck {
+        var keys = Dictionary(uniqueKeysWithValues: try store.chunks(of: id).map { ($0.index, $0.plan.key) })
+        keys[PostgresJobStore.packageIndex] = "package"
+        return LeaseJournalCheck(journal, chunkKeys: keys)
+    }
+}
