@@ -90,8 +90,9 @@ final class LeaseWorker: Sendable {
         }
         beating.cancel()
         let ending = await beating.value
-        if ending == .lost {
-            // Self-fencing: the chunk may be another worker's now; nothing of this run counts.
+        // Self-fencing: once the lease is lost the chunk may be another worker's, and nothing of
+        // this run counts, not even its failure (the job may be complete by now).
+        guard ending != .lost, result.isSuccess || (try? store.renew(claimed)) != .lost else {
             console.err("Worker \(name): lost the lease on chunk \(claimed.chunkIndex) of job \(claimed.jobID.short); "
                 + "its work is dropped.")
             return
@@ -192,5 +193,11 @@ struct Heartbeat: Sendable {
                 }
             }
         }
+    }
+}
+
+extension Result {
+    fileprivate var isSuccess: Bool {
+        if case .success = self { true } else { false }
     }
 }

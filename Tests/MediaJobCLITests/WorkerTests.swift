@@ -8,11 +8,9 @@ import Testing
 /// `mediajob worker` processes sharing a PostgreSQL store run a job submitted with `--detach`.
 @Suite struct WorkerTests {
     @Test func threeWorkersRunADetachedSelfTestEveryUnitCommittedOnceAndStopOnSIGTERM() async throws {
-        try await PostgresTestSchema.with { schema in
-            let fixture = CLIFixture()
+        let units = 12
+        try await withDetachedSelfTest(units: units, unitMilliseconds: 40) { schema, fixture, id in
             let store = schema.storeURL
-            let units = 12
-            let id = try submitDetached(units: units, unitMilliseconds: 40, in: fixture, store: store)
 
             // Three machines: each worker has a state folder of its own; only the store is shared.
             let workers = try (0..<3).map { n in
@@ -51,11 +49,9 @@ import Testing
     /// the job completes with every unit committed once and run once.
     @Test(arguments: zip(["chunk", "chunk", "chunk", "publish"], [1, 3, 6, 1]))
     func aWorkerKilledMidChunkHasItsChunkRescuedAfterTheLease(point: String, hit: Int) async throws {
-        try await PostgresTestSchema.with { schema in
-            let fixture = CLIFixture()
+        let units = 6
+        try await withDetachedSelfTest(units: units, unitMilliseconds: 10) { schema, fixture, id in
             let store = schema.storeURL
-            let units = 6
-            let id = try submitDetached(units: units, unitMilliseconds: 10, in: fixture, store: store)
 
             let (hold, doomed) = try heldWorker("doomed", at: point, hit: hit, lease: "1", in: fixture, store: store)
             doomed.send(SIGKILL)
@@ -95,10 +91,8 @@ import Testing
     /// and is committed, and the worker exits 0. A second SIGTERM while a chunk is held gives its
     /// lease back at once (journalled `released`), so that the next claim takes it without waiting.
     @Test func aStoppedWorkerFinishesItsChunkInFlightAndASecondStopGivesItBack() async throws {
-        try await PostgresTestSchema.with { schema in
-            let fixture = CLIFixture()
+        try await withDetachedSelfTest(units: 4, unitMilliseconds: 10) { schema, fixture, id in
             let store = schema.storeURL
-            let id = try submitDetached(units: 4, unitMilliseconds: 10, in: fixture, store: store)
             let reader = try PostgresJobStore(store)
 
             let (graceful, first) = try heldWorker("first", at: "chunk", hit: 2, lease: "2", in: fixture, store: store)
@@ -127,6 +121,36 @@ import Testing
         }
     }
 
+    /// A worker held at its first chunk and then stopped with SIGSTOP past its 1 s lease while a
+    /// second worker takes the chunk over and completes the job; after SIGCONT the stale worker's
+    /// work never counts: the job stays completed, every chunk committed once, from the epoch that
+    /// held the lease (its commit, if it got that far, is refused).
+    @Test func aWorkerStoppedPastItsLeaseNeverCommitsAfterSIGCONT() async throws {
+        let units = 3
+        try await withDetachedSelfTest(units: units, unitMilliseconds: 10) { schema, fixture, id in
+            let store = schema.storeURL
+            let (hold, stale) = try heldWorker("stale", at: "chunk", hit: 1, lease: "1", in: fixture, store: store)
+            stale.send(SIGSTOP)
+            let rescuer = try CLIProcess(["worker", "--store", store, "--slots", "1", "--lease", "1", "--state-dir", fixture.folder.path("rescuer")])
+            let reader = try PostgresJobStore(store)
+            try await waitUntil("job \(id.short) is completed by the second worker", limit: .seconds(120)) {
+                try reader.job(id)?.state == .completed
+            }
+            stale.send(SIGCONT)
+            hold.release()
+            #expect(stale.waitForStderr(containing: "lost the lease on chunk 0"))
+            for worker in [stale, rescuer] {
+                worker.send(SIGTERM)
+                #expect(worker.finish("stop after SIGTERM").status == 0)
+            }
+            #expect(try reader.job(id)?.state == .completed)
+            #expect(try fixture.result().committed == Array(0..<units))
+            let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
+            #expect(check.violations == [])
+            #expect(check.rescues == 1)
+        }
+    }
+
     /// Starts a one-slot worker named `name` (its own state folder) whose `hit`-th pass of fault
     /// point `point` is held, and waits until it is held there.
     private func heldWorker(_ name: String, at point: String, hit: Int, lease: String, in fixture: CLIFixture,
@@ -136,6 +160,17 @@ import Testing
                                     environment: hold.environment(point: point, hit: hit))
         try #require(hold.waitUntil(worker, isHeldAt: "\(point) pass \(hit) of worker \(name)"))
         return (hold, worker)
+    }
+
+    /// Runs `body` with a fresh schema and state folder in which a self-test of `units` units was
+    /// submitted with `--detach`, and the job's id.
+    private func withDetachedSelfTest(units: Int, unitMilliseconds: Int,
+                                      _ body: (PostgresTestSchema, CLIFixture, JobID) async throws -> Void) async throws {
+        try await PostgresTestSchema.with { schema in
+            let fixture = CLIFixture()
+            try await body(schema, fixture, try submitDetached(units: units, unitMilliseconds: unitMilliseconds, in: fixture,
+                                                               store: schema.storeURL))
+        }
     }
 
     /// Submits a self-test with `--detach` and returns its id, read from the `submitted` event.
