@@ -5,7 +5,9 @@ import Testing
 @Suite struct CapacityTests {
     @Test func failStrategyIsRejectedWith69AndQueueStrategyWaitsThenRuns() throws {
         let fixture = CLIFixture()
-        let running = try fixture.start("selftest", fixture.selftest(units: 40, unitMilliseconds: 50, output: "a.json") + ["--max-jobs", "1"])
+        // Long enough to be running still when the cancel comes on a loaded machine (40 units of
+        // 50 ms once ended first); the cancel stops it at the next unit.
+        let running = try fixture.start("selftest", fixture.selftest(units: 2_000, unitMilliseconds: 50, output: "a.json") + ["--max-jobs", "1"])
         let first = try #require(running.waitForEvent { $0[string: "event"] == "progress" })
         let runningID = try #require(first[string: "job_id"])
 
