@@ -37,6 +37,9 @@ package enum FaultPoints {
         case plan
         /// A chunk is about to start its work (after the runner's check for a stop).
         case chunk
+        /// A worker's chunk (or package stage) is done and its heartbeat has stopped: its commit
+        /// under the lease is next.
+        case leaseCommit = "lease.commit"
     }
 
     /// What an armed point does.

@@ -77,12 +77,18 @@ public struct ChunkRecord: Sendable, Equatable {
     public var costSeconds: Double?
     /// Which path did the work (for example `cpu` or `gpu`), once done.
     public var executor: String?
+    /// The folder of the workspace's ``Workspace/leasesFolder`` holding the chunk's outputs, when
+    /// it was committed under a lease (`<key>.<epoch>`); `nil` when its outputs lie in the
+    /// workspace itself (a chunk run by the process that runs the whole job).
+    public var output: String?
 
-    public init(index: Int, plan: PlannedChunk, isDone: Bool = false, costSeconds: Double? = nil, executor: String? = nil) {
+    public init(index: Int, plan: PlannedChunk, isDone: Bool = false, costSeconds: Double? = nil, executor: String? = nil,
+                output: String? = nil) {
         self.index = index
         self.plan = plan
         self.isDone = isDone
         self.costSeconds = costSeconds
         self.executor = executor
+        self.output = output
     }
 }

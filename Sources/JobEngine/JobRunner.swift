@@ -59,7 +59,7 @@ struct JobRunner {
             chunks = try store.chunks(of: record.id)
             let finalizeStart = clock.now
             let skipped = try store.badItems(of: record.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
-            let packaging = JobContext(workspace: workspace, task: task, skipped: skipped.map(\.failure))
+            let packaging = JobContext(workspace: try workspace.reading(chunks), task: task, skipped: skipped.map(\.failure))
             let artifact: URL
             do {
                 artifact = try await kind.finalize(record.spec, chunks.map(\.plan), packaging)

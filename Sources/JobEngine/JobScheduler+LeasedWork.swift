@@ -3,18 +3,21 @@ import TaskContract
 
 /// The engine's half of a worker that holds leases on chunks (the PostgreSQL store's
 /// `mediajob worker`): one chunk of a stored job, or its package stage, run with the job's
-/// registered kind in the job's workspace. Nothing is recorded here: the worker commits what
-/// these return under its lease, so that a worker whose lease was taken over cannot record it.
+/// registered kind in the job's workspace, committing its outputs into the lease's own folder
+/// (``Workspace/leased(output:)``). Nothing is recorded here: the worker commits what these return
+/// under its lease, so that a worker whose lease was taken over cannot record it.
 extension JobScheduler {
     /// Runs chunk `index` (`plan`) of `job` in this process.
     /// - Parameters:
     ///   - job: the job as stored now (its progress is what the returned checkpoint moves on from).
+    ///   - output: the lease's output name (`<key>.<epoch>`), naming the folder the chunk commits into.
     ///   - task: the chunk's task; expiring it stops the chunk where the kind checks for a stop.
     /// - Returns: what to commit: the chunk's cost, executor, and the progress that includes it.
     /// - Throws: ``SchedulerError/unregisteredKind(_:_:)`` when no kind here runs the job; what the chunk throws.
-    package func runLeasedChunk(_ index: Int, plan: PlannedChunk, of job: JobRecord, task: ContinuedTask) async throws -> Checkpoint {
+    package func runLeasedChunk(_ index: Int, plan: PlannedChunk, of job: JobRecord, output: String,
+                                task: ContinuedTask) async throws -> Checkpoint {
         let kind = try leasedKind(of: job)
-        let workspace = Workspace(directory: URL(fileURLWithPath: job.workspace))
+        let workspace = Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output)
         try workspace.prepare()
         let context = JobContext(workspace: workspace, task: task)
         let clock = ContinuousClock()
@@ -30,11 +33,15 @@ extension JobScheduler {
                           executor: executor, progress: tracker.snapshot, skipped: context.skippedByThisWork)
     }
 
-    /// Assembles `job`'s result from its chunks' outputs and publishes it, as a job run in one
-    /// process does (a destination already holding this very result is kept).
-    /// - Parameter index: the package stage's index among the job's chunks, for the checkpoint.
+    /// Assembles `job`'s result from its chunks' recorded outputs (never from a folder whose commit
+    /// was refused or never made) and publishes it, as a job run in one process does (a destination
+    /// already holding this very result is kept).
+    /// - Parameters:
+    ///   - index: the package stage's index among the job's chunks, for the checkpoint.
+    ///   - output: the lease's output name, naming the folder the package stage assembles in.
     /// - Returns: what to commit: the finalisation's cost and the completed progress.
-    package func publishLeasedJob(_ job: JobRecord, packageIndex index: Int, task: ContinuedTask) async throws -> Checkpoint {
+    package func publishLeasedJob(_ job: JobRecord, packageIndex index: Int, output: String,
+                                  task: ContinuedTask) async throws -> Checkpoint {
         let kind = try leasedKind(of: job)
         let runner = JobRunner(store: store, kind: kind, record: job, task: task, chunksAtOnce: 1,
                                cancelPollInterval: cancelPollInterval, hostCondition: nil)
@@ -42,8 +49,8 @@ extension JobScheduler {
         let began = clock.now
         let chunks = try store.chunks(of: job.id)
         let skipped = try store.badItems(of: job.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
-        let context = JobContext(workspace: Workspace(directory: URL(fileURLWithPath: job.workspace)), task: task,
-                                 skipped: skipped.map(\.failure))
+        let workspace = try Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output).reading(chunks)
+        let context = JobContext(workspace: workspace, task: task, skipped: skipped.map(\.failure))
         let artifact = try await kind.finalize(job.spec, chunks.map(\.plan), context)
         try store.recordBadItems(context.skippedByThisWork, outcome: .skipped, of: job.id, chunk: nil)
         try context.checkStop()
@@ -58,6 +65,12 @@ extension JobScheduler {
     /// Removes a completed job's workspace (the packager calls this once its commit completed the job).
     package func removeWorkspace(of job: JobRecord) {
         try? Workspace(directory: URL(fileURLWithPath: job.workspace)).remove()
+    }
+
+    /// Removes what work under the lease named `output` committed in `job`'s workspace: the lease
+    /// was lost, its commit refused, or its work failed or stopped, so none of it is the chunk's.
+    package func discardLeasedOutputs(_ output: String, of job: JobRecord) throws {
+        try Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output).discardLeasedOutputs()
     }
 
     private func leasedKind(of job: JobRecord) throws -> AnyJobKind {

@@ -5,12 +5,65 @@ import TaskContract
 /// A job's private folder, beside its destination so that publishing is one rename on one file
 /// system. Chunk outputs are committed here; the folder outlives crashes and is removed once the
 /// job is finished or discarded.
+///
+/// Work run under a lease (a worker's chunk or package stage, DESIGN.md §10) commits into a folder
+/// of its own named by the lease, `leases/<key>.<epoch>`, so that a worker whose lease was taken
+/// over never writes over the outputs of the worker that took it; the package stage reads the
+/// chunks' outputs only from the folders their commits recorded (``reading(_:)``).
 public struct Workspace: Sendable, Equatable {
     /// The folder.
     public let directory: URL
+    /// Where this work commits its outputs: ``directory``, or the lease's own folder.
+    private let outputFolder: URL
+    /// The recorded outputs of the job's chunks run under leases: each file's name, and its folder.
+    private let recorded: [String: URL]
+
+    /// The folder, inside the workspace, of the outputs of work run under leases.
+    package static let leasesFolder = "leases"
 
     package init(directory: URL) {
+        self.init(directory: directory, outputFolder: directory, recorded: [:])
+    }
+
+    private init(directory: URL, outputFolder: URL, recorded: [String: URL]) {
         self.directory = directory
+        self.outputFolder = outputFolder
+        self.recorded = recorded
+    }
+
+    /// The same workspace for work run under a lease: it commits into `leases/<output>`, and finds
+    /// there what it committed itself.
+    /// - Parameter output: the lease's output name (`<key>.<epoch>`).
+    package func leased(output: String) -> Workspace {
+        let folder = directory.appendingPathComponent(Self.leasesFolder).appendingPathComponent(output)
+        return Workspace(directory: directory, outputFolder: folder, recorded: recorded)
+    }
+
+    /// The same workspace reading the outputs of `chunks` committed under leases from the folders
+    /// their commits recorded (``ChunkRecord/output``), and no other lease's: what the package stage
+    /// sees. Outputs committed by a process running the whole job lie in the workspace itself.
+    /// - Throws: ``FileSystemError`` when a recorded folder cannot be listed (it is missing: its
+    ///   chunk must be run again).
+    package func reading(_ chunks: [ChunkRecord]) throws -> Workspace {
+        var recorded: [String: URL] = [:]
+        for case let output? in chunks.filter(\.isDone).map(\.output) {
+            let folder = directory.appendingPathComponent(Self.leasesFolder).appendingPathComponent(output)
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            } catch {
+                throw FileSystemError("list", path: folder.path, code: (error as NSError).underlyingErrno ?? ENOENT)
+            }
+            for name in names where !name.hasPrefix(".tmp-") { recorded[name] = folder }
+        }
+        return Workspace(directory: directory, outputFolder: outputFolder, recorded: recorded)
+    }
+
+    /// Removes what this work committed under its lease (its lease was lost, or its commit refused:
+    /// the outputs are not the chunk's); nothing for work not run under a lease.
+    package func discardLeasedOutputs() throws {
+        guard outputFolder != directory else { return }
+        try DurableFiles.remove(outputFolder)
     }
 
     /// The workspace for job `id` publishing to `destination`: a hidden folder beside it,
@@ -27,9 +80,16 @@ public struct Workspace: Sendable, Equatable {
         }
     }
 
-    /// The path of a committed output called `name`.
+    /// The path of a committed output called `name`: one this work committed, else a chunk's
+    /// recorded output, else the workspace's own; for a name nothing committed, where this work
+    /// would commit it.
     public func url(for name: String) -> URL {
-        directory.appendingPathComponent(name)
+        let own = outputFolder.appendingPathComponent(name)
+        let isLeased = outputFolder != directory
+        if isLeased, DurableFiles.exists(own) { return own }
+        if let folder = recorded[name] { return folder.appendingPathComponent(name) }
+        let shared = directory.appendingPathComponent(name)
+        return !isLeased || DurableFiles.exists(shared) ? shared : own
     }
 
     /// Whether an output called `name` has been committed.
@@ -37,9 +97,14 @@ public struct Workspace: Sendable, Equatable {
         DurableFiles.exists(url(for: name))
     }
 
-    /// Creates the folder if it is missing.
+    /// Creates the folder (and this work's own, under a lease) if it is missing.
     package func prepare() throws {
-        try DurableFiles.makeDirectory(directory)
+        guard outputFolder != directory else { return try DurableFiles.makeDirectory(directory) }
+        guard !DurableFiles.exists(outputFolder) else { return }
+        try DurableFiles.makeDirectory(outputFolder)
+        // The lease's folder must outlive a crash of this machine once its commit is recorded.
+        try DurableFiles.sync(outputFolder.deletingLastPathComponent())
+        try DurableFiles.sync(directory)
     }
 
     /// Commits an output: `write` fills a temporary path, which is then synced and renamed to
@@ -48,11 +113,11 @@ public struct Workspace: Sendable, Equatable {
     /// - Throws: whatever `write` throws, or ``FileSystemError``; the temporary file is removed.
     public func commit(_ name: String, write: (URL) throws -> Void) throws {
         try prepare()
-        let temporary = directory.appendingPathComponent(".tmp-\(UUID().uuidString)-\(name)")
+        let temporary = outputFolder.appendingPathComponent(".tmp-\(UUID().uuidString)-\(name)")
         do {
             try FaultPoints.step(.commitWrite, operation: "write", path: temporary.path) { try write(temporary) }
             try DurableFiles.sync(temporary)
-            try DurableFiles.rename(temporary, to: url(for: name), replacing: true)
+            try DurableFiles.rename(temporary, to: outputFolder.appendingPathComponent(name), replacing: true)
         } catch {
             try? DurableFiles.remove(temporary)
             throw error
@@ -74,7 +139,7 @@ public struct Workspace: Sendable, Equatable {
     package func sweepTemporaries() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(".tmp-") {
-            try? DurableFiles.remove(url(for: name))
+            try? DurableFiles.remove(directory.appendingPathComponent(name))
         }
     }
 

@@ -83,8 +83,9 @@ final class LeaseWorker: Sendable {
         let result: Result<Checkpoint, any Error>
         do {
             result = .success(claimed.chunkIndex == PostgresJobStore.packageIndex
-                ? try await scheduler.publishLeasedJob(job, packageIndex: claimed.chunkIndex, task: task)
-                : try await scheduler.runLeasedChunk(claimed.chunkIndex, plan: claimed.plan, of: job, task: task))
+                ? try await scheduler.publishLeasedJob(job, packageIndex: claimed.chunkIndex, output: claimed.outputName, task: task)
+                : try await scheduler.runLeasedChunk(claimed.chunkIndex, plan: claimed.plan, of: job, output: claimed.outputName,
+                                                     task: task))
         } catch {
             result = .failure(error)
         }
@@ -95,25 +96,54 @@ final class LeaseWorker: Sendable {
         guard ending != .lost, result.isSuccess || (try? store.renew(claimed)) != .lost else {
             console.err("Worker \(name): lost the lease on chunk \(claimed.chunkIndex) of job \(claimed.jobID.short); "
                 + "its work is dropped.")
-            return
+            return discardOutputs(of: claimed, in: job)
         }
         switch result {
         case .success(let checkpoint):
-            do {
-                if try store.commit(claimed, checkpoint: checkpoint) == .committed,
-                   claimed.chunkIndex == PostgresJobStore.packageIndex {
-                    scheduler.removeWorkspace(of: job)
-                }
-            } catch {
-                console.err("Worker \(name): could not commit chunk \(claimed.chunkIndex) of job \(claimed.jobID.short): "
-                    + "\(error.personMessage); its lease will run out and another worker will redo it.")
-            }
+            commit(claimed, checkpoint, of: job)
         case .failure where task.isExpired:
+            discardOutputs(of: claimed, in: job)
             giveBack(claimed)
             if ending == .cancelRequested { pause(job) }
         case .failure(let error):
+            discardOutputs(of: claimed, in: job)
             giveBack(claimed)
             fail(job, chunk: claimed, error)
+        }
+    }
+
+    /// Commits a chunk that ran under `claimed`; a refused commit (the lease's epoch is no longer
+    /// the chunk's) removes the outputs, which are not the chunk's, and the store journals it.
+    private func commit(_ claimed: ChunkLease, _ checkpoint: Checkpoint, of job: JobRecord) {
+        do {
+            try FaultPoints.step(.leaseCommit, operation: "commit", path: claimed.outputName) {}
+            switch try store.commit(claimed, checkpoint: checkpoint) {
+            case .committed where claimed.chunkIndex == PostgresJobStore.packageIndex:
+                scheduler.removeWorkspace(of: job)
+            case .committed:
+                break
+            case .refused:
+                console.err("Worker \(name): the commit of chunk \(claimed.chunkIndex) of job \(claimed.jobID.short) was "
+                    + "refused (epoch \(claimed.epoch) lost its lease); its output \(claimed.outputName) is removed.")
+                discardOutputs(of: claimed, in: job)
+                // A job completed meanwhile had its workspace removed; writing the output made it again.
+                if let current = try? store.job(job.id), current.state == .completed || current.state == .discarded {
+                    scheduler.removeWorkspace(of: job)
+                }
+            }
+        } catch {
+            console.err("Worker \(name): could not commit chunk \(claimed.chunkIndex) of job \(claimed.jobID.short): "
+                + "\(error.personMessage); its lease will run out and another worker will redo it.")
+        }
+    }
+
+    /// Removes what the chunk wrote under `claimed`: none of it is the chunk's output.
+    private func discardOutputs(of claimed: ChunkLease, in job: JobRecord) {
+        do {
+            try scheduler.discardLeasedOutputs(claimed.outputName, of: job)
+        } catch {
+            console.err("Worker \(name): could not remove the unused output \(claimed.outputName) of job \(job.id.short): "
+                + "\(error.personMessage).")
         }
     }
 

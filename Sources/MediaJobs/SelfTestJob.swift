@@ -44,8 +44,14 @@ public struct SelfTestJob: JobKind {
         public var executions: [String: Int]
     }
 
-    /// The log of unit starts, kept in the workspace across runs.
+    /// The log of unit starts, kept in the workspace across runs: in the workspace's own folder,
+    /// never in a lease's, so that it counts the starts of every worker.
     static let executionLog = "executions.log"
+
+    /// Where the log of unit starts lies in `workspace`.
+    static func executionLog(in workspace: Workspace) -> URL {
+        workspace.directory.appendingPathComponent(executionLog)
+    }
 
     private let environment: MediaEnvironment
 
@@ -72,7 +78,7 @@ public struct SelfTestJob: JobKind {
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
         let unit = Self.unit(of: chunk)
-        try Self.appendLine("\(unit)\n", to: context.workspace.url(for: Self.executionLog))
+        try Self.appendLine("\(unit)\n", to: Self.executionLog(in: context.workspace))
         // In slices of at most 5 ms, so that a stop lands within one.
         var left = spec.unitMilliseconds * (unit % 2 == 0 ? 1 : 2)
         while left > 0 {
@@ -95,7 +101,7 @@ public struct SelfTestJob: JobKind {
             guard text == Self.content(of: unit, total: spec.units) else { throw SelfTestError.missingOutput(unit) }
             committed.append(unit)
         }
-        let log = (try? String(contentsOf: context.workspace.url(for: Self.executionLog), encoding: .utf8)) ?? ""
+        let log = (try? String(contentsOf: Self.executionLog(in: context.workspace), encoding: .utf8)) ?? ""
         let executions = log.split(separator: "\n").reduce(into: [String: Int]()) { $0[String($1), default: 0] += 1 }
         let name = "result.json"
         try context.workspace.commit(name, data: try StableJSON.encode(Result(committed: committed, executions: executions)))

@@ -20,7 +20,7 @@ extension PostgresJobStore {
             ORDER BY queue_seq LIMIT 1
             """)
         static let chunks = PreparedStatement(
-            "mediajob_chunks", "SELECT idx, plan, done, cost_s, executor FROM chunks WHERE job_id = $1 AND idx >= 0 ORDER BY idx")
+            "mediajob_chunks", "SELECT idx, plan, done, cost_s, executor, output FROM chunks WHERE job_id = $1 AND idx >= 0 ORDER BY idx")
         static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT id FROM jobs WHERE id = $1 FOR UPDATE")
         static let countDone = PreparedStatement(
             "mediajob_count_done", "SELECT count(*) AS done FROM chunks WHERE job_id = $1 AND idx >= 0 AND done")

@@ -87,7 +87,8 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                 ChunkRecord(index: try row["idx"],
                             plan: try PostgresJobRow.decode(PlannedChunk.self, row["plan"], column: "chunk plan",
                                                             job: id.rawValue),
-                            isDone: try row["done"], costSeconds: try row["cost_s"], executor: try row["executor"])
+                            isDone: try row["done"], costSeconds: try row["cost_s"], executor: try row["executor"],
+                            output: try row["output"])
             }
         }
     }

@@ -151,6 +151,60 @@ import Testing
         }
     }
 
+    /// A stale writer: a worker that ran chunk 0 and wrote its output, then was stopped (SIGSTOP)
+    /// right before its commit, past its 1 s lease. A second worker takes the chunk over under
+    /// epoch 2: its output lies beside the stale one (`<key>.2` against `<key>.1`), never on it,
+    /// and the package stage reads only the recorded one, so the stale bytes (spoilt here, so that
+    /// using them would fail the self-test's check of every unit) never reach the result. After
+    /// SIGCONT the stale commit is refused and journalled, and its output is removed.
+    @Test func aStaleWritersOutputIsNeverOverwrittenByOrUsedForTheResultAndItsCommitIsRefused() async throws {
+        let units = 3
+        try await withDetachedSelfTest(units: units, unitMilliseconds: 10) { schema, fixture, id in
+            let store = schema.storeURL
+            let reader = try PostgresJobStore(store)
+            let workspace = URL(fileURLWithPath: try #require(try reader.job(id)).workspace)
+            func output(_ epoch: Int) -> URL {
+                workspace.appendingPathComponent("leases/unit-0000000.txt.\(epoch)/unit-0000000.txt")
+            }
+
+            let (hold, stale) = try heldWorker("stale", at: "lease.commit", hit: 1, lease: "1", in: fixture, store: store)
+            stale.send(SIGSTOP)
+            let staleBytes = Data("stale bytes\n".utf8)
+            #expect(FileManager.default.fileExists(atPath: output(1).path), "the stale worker wrote chunk 0 under epoch 1")
+            try staleBytes.write(to: output(1))
+
+            let (publishing, rescuer) = try heldWorker("rescuer", at: "publish", hit: 1, lease: "1", in: fixture, store: store)
+            let recorded = try schema.connect().query("SELECT output FROM chunks WHERE job_id = $1 AND idx = 0 AND done",
+                                                      id.rawValue).map { try $0["output"] as String }
+            #expect(recorded == ["unit-0000000.txt.2"], "chunk 0 is recorded with the rescuer's output")
+            #expect(try Data(contentsOf: output(1)) == staleBytes, "the rescuer wrote beside the stale output, not on it")
+            #expect(try Data(contentsOf: output(2)) != staleBytes)
+            publishing.release()
+            try await waitUntil("job \(id.short) is completed by the second worker", limit: .seconds(120)) {
+                try reader.job(id)?.state == .completed
+            }
+            let result = try fixture.result()
+            #expect(result.committed == Array(0..<units), "the result was made from the recorded outputs only")
+            #expect(result.executions == ["0": 2, "1": 1, "2": 1], "chunk 0 really ran twice: once stale, once rescued")
+
+            stale.send(SIGCONT)
+            hold.release()
+            #expect(stale.waitForStderr(containing: "the commit of chunk 0 of job \(id.short) was refused"))
+            for worker in [stale, rescuer] {
+                worker.send(SIGTERM)
+                #expect(worker.finish("stop after SIGTERM").status == 0)
+            }
+            let refused = try reader.journal(of: id).filter { $0.event == .commitRefused }
+            #expect(refused.map { $0.detail["output"] } == ["unit-0000000.txt.1"])
+            #expect(!FileManager.default.fileExists(atPath: workspace.path), "nothing of the stale writer is left")
+            #expect(try reader.job(id)?.state == .completed)
+            let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
+            #expect(check.violations == [])
+            #expect(check.rescues == 1)
+            #expect(check.refusedCommits == 1)
+        }
+    }
+
     /// Starts a one-slot worker named `name` (its own state folder) whose `hit`-th pass of fault
     /// point `point` is held, and waits until it is held there.
     private func heldWorker(_ name: String, at point: String, hit: Int, lease: String, in fixture: CLIFixture,
