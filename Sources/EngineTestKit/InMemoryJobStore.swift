@@ -76,9 +76,13 @@ public final class InMemoryJobStore: JobStore {
             }
             let id = checkpoint.jobID
             let first = !(contents.chunks[id] ?? []).contains { $0.isDone }
-            contents.chunks[id]?[checkpoint.chunkIndex].isDone = true
-            contents.chunks[id]?[checkpoint.chunkIndex].costSeconds = checkpoint.costSeconds
-            contents.chunks[id]?[checkpoint.chunkIndex].executor = checkpoint.executor
+            // Positions and indices part once a replan removed chunks.
+            guard let position = contents.chunks[id]?.firstIndex(where: { $0.index == checkpoint.chunkIndex }) else {
+                throw NoSuchChunk(id: id, index: checkpoint.chunkIndex)
+            }
+            contents.chunks[id]?[position].isDone = true
+            contents.chunks[id]?[position].costSeconds = checkpoint.costSeconds
+            contents.chunks[id]?[position].executor = checkpoint.executor
             contents.replaceBadItems(checkpoint.skipped, outcome: .skipped, of: id, chunk: checkpoint.chunkIndex)
             contents.jobs[id]?.progress = checkpoint.progress
             contents.jobs[id]?.updatedAt = Date()
@@ -147,6 +151,24 @@ public final class InMemoryJobStore: JobStore {
         }
     }
 
+    public func replan(_ replan: Replan) throws {
+        try contents.withLock { contents in
+            let id = replan.jobID
+            guard var job = contents.jobs[id] else { throw NoSuchJob(id: id) }
+            job.spec = replan.spec
+            job.workKey = replan.workKey
+            job.progress = replan.progress
+            job.updatedAt = Date()
+            contents.jobs[id] = job
+            let kept = (contents.chunks[id] ?? []).filter { $0.isDone && !replan.redoing.contains($0.index) }
+            let first = (kept.map(\.index).max() ?? -1) + 1
+            contents.chunks[id] = kept + replan.chunks.enumerated().map { ChunkRecord(index: first + $0.offset, plan: $0.element) }
+            let keptIndices = Set(kept.map(\.index))
+            contents.badItems[id]?.removeAll { $0.chunkIndex.map { !keptIndices.contains($0) } ?? true }
+            contents.journal.append(replan.journalEntry)
+        }
+    }
+
     public func requestCancel(_ id: JobID) throws {
         _ = contents.withLock { $0.cancels.insert(id) }
     }
@@ -174,5 +196,13 @@ extension InMemoryJobStore {
         public let id: JobID
 
         public var description: String { "no job \(id.rawValue) in the in-memory store" }
+    }
+
+    /// A checkpoint named a chunk the job does not have.
+    public struct NoSuchChunk: Error, Equatable, CustomStringConvertible {
+        public let id: JobID
+        public let index: Int
+
+        public var description: String { "no chunk \(index) in job \(id.rawValue) in the in-memory store" }
     }
 }

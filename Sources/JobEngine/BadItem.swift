@@ -1,7 +1,8 @@
 /// An item a job could not process, as the store keeps it: the item, why, and what became of it.
 ///
 /// A chunk meets bad items while it runs; the package stage (finalisation) may meet more. Each is
-/// either skipped (the job goes on without it, and a resumed job does not try it again) or failed
+/// either skipped (the job goes on without it, and a resumed job does not try it again unless it is
+/// planned again: ``JobScheduler/resume(_:replanning:redoing:strategy:)``) or failed
 /// (the job ends failed listing it, and resume tries it again). `status` shows both, and a job
 /// kind lists the skipped ones in its result.
 public struct BadItem: Sendable, Equatable, Codable {

@@ -119,7 +119,7 @@ extension JobScheduler {
     }
 
     /// Puts a job this process holds back in line (`.queue`), or straight into a free slot (`.fail`).
-    private func enqueue(_ record: JobRecord, strategy: SubmissionStrategy, lock: JobLock,
+    func enqueue(_ record: JobRecord, strategy: SubmissionStrategy, lock: JobLock,
                          journal: JournalEntry?) throws -> JobHandle {
         let id = record.id
         if strategy == .fail {
@@ -138,7 +138,7 @@ extension JobScheduler {
     }
 
     /// Takes a job's lock for an operation that changes it.
-    private func take(_ id: JobID, for operation: JobOperation) throws -> (JobRecord, JobLock) {
+    func take(_ id: JobID, for operation: JobOperation) throws -> (JobRecord, JobLock) {
         guard try store.job(id) != nil else { throw SchedulerError.noSuchJob(id.rawValue) }
         guard let lock = try JobLock.tryAcquire(locks.url(for: id)) else {
             // A stopped job held elsewhere is being resumed, restarted or discarded; its stored

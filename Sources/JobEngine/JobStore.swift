@@ -41,6 +41,12 @@ public protocol JobStore: Sendable {
     /// (for `restart`).
     func resetChunks(of id: JobID, progress: ProgressSnapshot) throws
 
+    /// Plans part of a stopped job again, in one transaction: removes its chunks that are not done
+    /// and the done ones in ``Replan/redoing``, with their bad items and the package stage's; adds
+    /// ``Replan/chunks`` after the job's last remaining chunk, not done; stores the job's new
+    /// settings, work key and progress; and journals ``Replan/journalEntry``.
+    func replan(_ replan: Replan) throws
+
     /// Asks whoever runs the job to stop at the next boundary.
     func requestCancel(_ id: JobID) throws
 

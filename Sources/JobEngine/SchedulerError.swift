@@ -29,11 +29,14 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
     /// No kind registered in this process runs the stored job (a worker of another program, or
     /// of an older version, claimed it); the job's kind is named.
     case unregisteredKind(JobID, String)
+    /// The job's new settings would publish somewhere else than where it was planned to: the
+    /// destination planned, and the new one.
+    case replanMovesDestination(JobID, from: String, to: String)
 
     public var category: FailureCategory {
         switch self {
         case .rejected(_, let rejection) where rejection.reason == .invalidInput: .invalidInput
-        case .noSuchJob, .ambiguousJob: .invalidInput
+        case .noSuchJob, .ambiguousJob, .replanMovesDestination: .invalidInput
         default: .resource
         }
     }
@@ -56,6 +59,8 @@ public enum SchedulerError: CategorizedError, Equatable, CustomStringConvertible
         case .wrongState(let id, let state, let operation): "job \(id.short) is \(state.rawValue); \(operation.requirement)"
         case .hostHolding(let id, let reason): "job \(id.short) was not resumed: \(reason)"
         case .unregisteredKind(let id, let kind): "job \(id.short) is a '\(kind)' job, which this program does not run"
+        case .replanMovesDestination(let id, let from, let to):
+            "job \(id.short) was planned to make \(from); its new settings would make \(to) instead"
         }
     }
 

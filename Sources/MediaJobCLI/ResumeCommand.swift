@@ -12,9 +12,11 @@ enum ResumeCommand: Command {
         run's. JOB is the job's id or its first characters (at least four), as `mediajob jobs`
         shows them. While the machine is critically hot, resume refuses (exit 75) and the job
         stays paused; a job ended by a full disk is failed and resumes once space is freed.
-        An export whose project.json changed since it was planned is not resumed (exit 65):
-        the error says what changed, and `mediajob restart JOB` redoes it from the project as
-        it is now.
+        An export whose failed or skipped assets were fixed since (a missing file now exists,
+        or their entries in project.json were corrected) plans those assets again and keeps
+        the rest of its finished work. One whose project.json changed elsewhere is not resumed
+        (exit 65): the error says what changed, and `mediajob restart JOB` redoes it from the
+        project as it is now.
 
         Example:
           mediajob resume 1a2b3c4d
@@ -24,8 +26,7 @@ enum ResumeCommand: Command {
     static func run(_ context: CommandContext) async throws -> Int32 {
         let scheduler = try context.openScheduler()
         let job = try context.namedJob(in: scheduler)
-        try JobReplanning.checkUnchanged(job, stateDirArgument: context.stateDirectoryArgument)
-        let handle = try scheduler.resume(job.id, strategy: try context.strategy())
+        let handle = try JobReplanning.resume(job, context: context, scheduler: scheduler)
         return await JobSession(context: context, scheduler: scheduler).run(handle, verb: "Resuming")
     }
 }

@@ -45,6 +45,19 @@ extension PostgresJobStore {
                 lease_owner = NULL, lease_expires_at = NULL
             WHERE job_id = $1
             """)
+        static let setSpec = PreparedStatement("mediajob_set_spec", """
+            UPDATE jobs SET spec = $2, work_key = $3, progress = $4, updated_at = $5 WHERE id = $1
+            """)
+        /// The chunks a replan replaces: those not done and the done ones listed (never the package stage).
+        static let removeChunksToRedo = PreparedStatement("mediajob_remove_chunks_to_redo", """
+            DELETE FROM chunks WHERE job_id = $1 AND idx >= 0 AND (NOT done OR idx = ANY($2::integer[]))
+            """)
+        static let forgetBadItemsOfRemovedChunks = PreparedStatement("mediajob_forget_bad_items_of_removed_chunks", """
+            DELETE FROM bad_items WHERE job_id = $1
+                AND (chunk_idx IS NULL OR chunk_idx NOT IN (SELECT idx FROM chunks WHERE job_id = $1))
+            """)
+        static let nextChunkIndex = PreparedStatement(
+            "mediajob_next_chunk_index", "SELECT COALESCE(MAX(idx), -1) + 1 AS next FROM chunks WHERE job_id = $1")
         static let requestCancel = PreparedStatement("mediajob_request_cancel", """
             INSERT INTO cancel_requests (job_id, requested_at) VALUES ($1, $2) ON CONFLICT (job_id) DO NOTHING
             """)

@@ -141,6 +141,24 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         }
     }
 
+    public func replan(_ replan: Replan) throws {
+        try transaction { connection in
+            let id = replan.jobID.rawValue
+            let changed = try connection.query(Statements.setSpec, id, replan.spec, replan.workKey,
+                                               try PostgresJobRow.encode(replan.progress), Date().timeIntervalSince1970)
+            guard changed.rowsAffected == 1 else { throw PostgresStoreError.noSuchJob(replan.jobID) }
+            // An integer[] in PostgreSQL's text format: {3,4}.
+            let redoing = "{" + replan.redoing.sorted().map(String.init).joined(separator: ",") + "}"
+            try connection.query(Statements.removeChunksToRedo, id, redoing)
+            try connection.query(Statements.forgetBadItemsOfRemovedChunks, id)
+            let first: Int = try connection.query(Statements.nextChunkIndex, id).first?["next"] ?? 0
+            for (offset, chunk) in replan.chunks.enumerated() {
+                try connection.query(Statements.insertChunk, id, first + offset, try PostgresJobRow.encode(chunk))
+            }
+            try Self.append(replan.journalEntry, on: connection)
+        }
+    }
+
     /// Records the request, and announces it to every ``CancelListener`` when it commits.
     public func requestCancel(_ id: JobID) throws {
         try transaction { connection in

@@ -180,6 +180,30 @@ public final class SQLiteJobStore: JobStore {
         }
     }
 
+    public func replan(_ replan: Replan) throws {
+        try write { database in
+            let id = JobID.text(replan.jobID)
+            try database.prepare("UPDATE jobs SET spec = ?2, work_key = ?3, progress = ?4, updated_at = ?5 WHERE id = ?1")
+                .run([id, .blob(replan.spec), .text(replan.workKey), .blob(try JobRow.encode(replan.progress)),
+                      .real(Date().timeIntervalSince1970)])
+            guard database.changes == 1 else { throw SQLiteStoreError.noSuchJob(replan.jobID) }
+            try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND done = 0").run([id])
+            let redo = try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND idx = ?2")
+            for index in replan.redoing.sorted() { try redo.run([id, .integer(Int64(index))]) }
+            try database.prepare("""
+                DELETE FROM bad_items WHERE job_id = ?1
+                    AND (chunk_idx IS NULL OR chunk_idx NOT IN (SELECT idx FROM chunks WHERE job_id = ?1))
+                """).run([id])
+            let first = try database.prepare("SELECT COALESCE(MAX(idx), -1) + 1 AS next FROM chunks WHERE job_id = ?1")
+                .rows([id]) { try $0.integer("next") }.first ?? 0
+            let insertChunk = try database.prepare("INSERT INTO chunks (job_id, idx, plan) VALUES (?1, ?2, ?3)")
+            for (offset, chunk) in replan.chunks.enumerated() {
+                try insertChunk.run([id, .integer(first + Int64(offset)), .blob(try JobRow.encode(chunk))])
+            }
+            try Self.append(replan.journalEntry, to: database)
+        }
+    }
+
     public func requestCancel(_ id: JobID) throws {
         try write { try $0.prepare("INSERT OR IGNORE INTO cancel_requests (job_id, requested_at) VALUES (?1, ?2)")
             .run([.text(id.rawValue), .real(Date().timeIntervalSince1970)]) }

@@ -20,4 +20,15 @@ public enum ManifestChanges {
         if old.export != new.export { changes.append("the export settings changed") }
         return changes
     }
+
+    /// The changes from `old` to `new` other than those of the assets at `positions`, each
+    /// re-edited, renamed or pointed at another file in its place: empty when only they changed.
+    public static func outside(_ positions: Set<Int>, from old: ProjectManifest, to new: ProjectManifest) -> [String] {
+        guard old.assets.count == new.assets.count else { return between(old, new) }
+        var others = new
+        for position in positions where others.assets.indices.contains(position) {
+            others.assets[position] = old.assets[position]
+        }
+        return between(old, others)
+    }
 }
