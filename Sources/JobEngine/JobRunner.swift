@@ -262,8 +262,8 @@ private struct ChunkResult: Sendable {
 }
 
 extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
+    /// The duration in seconds (as stores keep leases).
+    package var seconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }

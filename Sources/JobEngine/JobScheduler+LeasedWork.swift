@@ -1,7 +1,7 @@
 import Foundation
 import TaskContract
 
-/// The engine's half of a worker that holds leases on chunks (the PostgreSQL store's
+/// The engine's half of a worker that holds leases on chunks (a ``LeasingJobStore``'s
 /// `mediajob worker`): one chunk of a stored job, or its package stage, run with the job's
 /// registered kind in the job's workspace, committing its outputs into the lease's own folder
 /// (``Workspace/leased(output:)``). Nothing is recorded here: the worker commits what these return

@@ -1,12 +1,11 @@
 import Foundation
 import Glibc
 import JobEngine
-import PostgresJobStore
 import Synchronization
 import TaskContract
 
 /// A worker process's loop (`mediajob worker`): its slots claim chunks of any job in a shared
-/// PostgreSQL store, run them through the job's kind, renew each lease every third of its length,
+/// store (PostgreSQL across machines, or the state folder's SQLite store on one), run them through the job's kind, renew each lease every third of its length,
 /// and commit under the lease's epoch (DESIGN.md §10).
 ///
 /// A chunk whose lease could not be renewed before it ran out (the database was unreachable, or
@@ -15,7 +14,7 @@ import TaskContract
 /// second one gives their leases back at once and ends the process.
 final class LeaseWorker: Sendable {
     let scheduler: JobScheduler
-    let store: PostgresJobStore
+    let store: any LeasingJobStore
     /// Who claims, in the journal: host and process.
     let name: String
     let slots: Int
@@ -28,7 +27,7 @@ final class LeaseWorker: Sendable {
     private let stopping = Atomic(false)
     private let inFlight = Mutex<[Int: (lease: ChunkLease, task: ContinuedTask)]>([:])
 
-    init(scheduler: JobScheduler, store: PostgresJobStore, slots: Int, lease: Duration, hasGPU: Bool, console: Console) {
+    init(scheduler: JobScheduler, store: any LeasingJobStore, slots: Int, lease: Duration, hasGPU: Bool, console: Console) {
         self.scheduler = scheduler
         self.store = store
         self.name = "\(ProcessInfo.processInfo.hostName):\(getpid())"
@@ -59,7 +58,7 @@ final class LeaseWorker: Sendable {
         while !stopping.load(ordering: .sequentiallyConsistent) {
             let claimed: ChunkLease?
             do {
-                claimed = try store.claimChunk(worker: name, lease: lease, hasGPU: hasGPU)
+                claimed = try store.claimChunk(worker: name, lease: lease, job: nil, hasGPU: hasGPU)
             } catch {
                 console.err("Worker \(name): could not claim a chunk: \(error.personMessage); trying again.")
                 claimed = nil
@@ -82,7 +81,7 @@ final class LeaseWorker: Sendable {
         let beating = Task.detached { await heartbeat.beat() }
         let result: Result<Checkpoint, any Error>
         do {
-            result = .success(claimed.chunkIndex == PostgresJobStore.packageIndex
+            result = .success(claimed.chunkIndex == ChunkLease.packageIndex
                 ? try await scheduler.publishLeasedJob(job, packageIndex: claimed.chunkIndex, output: claimed.outputName, task: task)
                 : try await scheduler.runLeasedChunk(claimed.chunkIndex, plan: claimed.plan, of: job, output: claimed.outputName,
                                                      task: task))
@@ -118,7 +117,7 @@ final class LeaseWorker: Sendable {
         do {
             try FaultPoints.step(.leaseCommit, operation: "commit", path: claimed.outputName) {}
             switch try store.commit(claimed, checkpoint: checkpoint) {
-            case .committed where claimed.chunkIndex == PostgresJobStore.packageIndex:
+            case .committed where claimed.chunkIndex == ChunkLease.packageIndex:
                 scheduler.removeWorkspace(of: job)
             case .committed:
                 break
@@ -193,7 +192,7 @@ struct Heartbeat: Sendable {
         case lost
     }
 
-    let store: PostgresJobStore
+    let store: any LeasingJobStore
     let lease: ChunkLease
     let task: ContinuedTask
 

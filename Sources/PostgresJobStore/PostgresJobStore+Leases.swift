@@ -7,14 +7,7 @@ import TaskContract
 /// `FOR UPDATE SKIP LOCKED`, leases timed by the database's clock, a fencing epoch per claim,
 /// renewal that reports a cancel, commit only under the current epoch, and rescue of expired
 /// leases by whoever claims next (no leader).
-extension PostgresJobStore {
-    /// The package stage's index among its job's chunks: it is leased like a chunk, once every other
-    /// chunk of the job is done, and never listed by ``chunks(of:)``.
-    public static let packageIndex = -1
-
-    /// What the package stage is, as a chunk.
-    static let packageChunk = PlannedChunk(key: "package", stage: .package)
-
+extension PostgresJobStore: LeasingJobStore {
     /// Claims the next chunk nobody holds, or whose lease expired (a rescue), of the oldest
     /// queued or running job (or of `job` only): gives it a new epoch and a lease of `lease` from
     /// the database's now, and journals `claimed`. Chunks other workers are claiming at this very
@@ -30,7 +23,7 @@ extension PostgresJobStore {
     /// - Returns: the lease, or `nil` when no chunk is free.
     public func claimChunk(worker: String, lease: Duration, job: JobID? = nil, hasGPU: Bool = false) throws -> ChunkLease? {
         try transaction { connection in
-            guard let row = try connection.query(Statements.claimChunk, job?.rawValue, worker, lease.secondsValue, hasGPU).first else {
+            guard let row = try connection.query(Statements.claimChunk, job?.rawValue, worker, lease.seconds, hasGPU).first else {
                 return nil
             }
             let id: String = try row["job_id"]
@@ -51,7 +44,7 @@ extension PostgresJobStore {
     public func renew(_ lease: ChunkLease) throws -> LeaseRenewal {
         try transaction { connection in
             let row = try connection.query(Statements.renewLease, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
-                                           lease.worker, lease.duration.secondsValue).first
+                                           lease.worker, lease.duration.seconds).first
             guard let row else { return .lost }
             return .renewed(cancelRequested: try row["cancel_requested"])
         }
@@ -158,12 +151,4 @@ extension PostgresJobStore.Statements {
         UPDATE chunks SET lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
         """)
-}
-
-extension Duration {
-    /// The duration in seconds, as the database's intervals take it.
-    var secondsValue: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
 }

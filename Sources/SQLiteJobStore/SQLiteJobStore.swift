@@ -3,7 +3,8 @@ import JobEngine
 import TaskContract
 
 /// The embedded ``JobStore``: one SQLite database in WAL mode, shared by every process that
-/// uses the same state folder. Each method is one transaction.
+/// uses the same state folder. Each method is one transaction. Worker processes sharing the state
+/// folder share its jobs' chunks under leases (``LeasingJobStore``, in SQLiteJobStore+Leases.swift).
 public final class SQLiteJobStore: JobStore {
     private let connection: SQLiteDatabase
     private let lock = NSLock()
@@ -51,6 +52,8 @@ public final class SQLiteJobStore: JobStore {
             for (index, chunk) in chunks.enumerated() {
                 try insertChunk.run([.text(job.id.rawValue), .integer(Int64(index)), .blob(try JobRow.encode(chunk))])
             }
+            try insertChunk.run([.text(job.id.rawValue), .integer(Int64(ChunkLease.packageIndex)),
+                                 .blob(try JobRow.encode(ChunkLease.packageChunk))])
             try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]), to: database)
             return job
         }
@@ -76,42 +79,26 @@ public final class SQLiteJobStore: JobStore {
 
     public func chunks(of id: JobID) throws -> [ChunkRecord] {
         try read { database in
-            try database.prepare("SELECT idx, plan, done, cost_s, executor FROM chunks WHERE job_id = ?1 ORDER BY idx")
+            try database.prepare("SELECT idx, plan, done, cost_s, executor, output FROM chunks WHERE job_id = ?1 AND idx >= 0 ORDER BY idx")
                 .rows([.text(id.rawValue)]) { row in
                     ChunkRecord(index: Int(try row.integer("idx")), plan: try JobRow.decode(PlannedChunk.self, row.blob("plan")),
                                 isDone: try row.integer("done") != 0, costSeconds: try row.optionalReal("cost_s"),
-                                executor: try row.optionalText("executor"))
+                                executor: try row.optionalText("executor"), output: try row.optionalText("output"))
                 }
         }
     }
 
     public func checkpoint(_ checkpoint: Checkpoint) throws {
         try write { database in
-            let id = JobID.text(checkpoint.jobID)
-            // Whether any chunk is done yet: the search stops at the first done one, in index order,
-            // where chunks mostly land first; counting them all made every checkpoint as slow as
-            // the job is long.
-            let first = try database.prepare("SELECT EXISTS (SELECT 1 FROM chunks WHERE job_id = ?1 AND done = 1) AS any")
-                .rows([id]) { try $0.integer("any") }.first == 0
-            let now = Date().timeIntervalSince1970
+            let first = try Self.isFirstDone(checkpoint.jobID, in: database)
             try FaultPoints.step(.checkpoint, operation: "checkpoint", path: path) {
                 try database.prepare("""
-                    UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2
-                    """).run([id, .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
-                              .optional(checkpoint.executor), .real(now)])
+                    UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2 AND idx >= 0
+                    """).run([JobID.text(checkpoint.jobID), .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
+                              .optional(checkpoint.executor), .real(Date().timeIntervalSince1970)])
                 guard database.changes == 1 else { throw SQLiteStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
             }
-            try Self.replaceBadItems(checkpoint.skipped, outcome: .skipped, of: checkpoint.jobID, chunk: checkpoint.chunkIndex,
-                                     in: database)
-            try database.prepare("UPDATE jobs SET progress = ?2, updated_at = ?3 WHERE id = ?1")
-                .run([id, .blob(try JobRow.encode(checkpoint.progress)), .real(now)])
-            try Self.learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)],
-                           kind: checkpoint.kind, in: database)
-            if first { try Self.append(JournalEntry(jobID: checkpoint.jobID, event: .progressFirst), to: database) }
-            try Self.append(JournalEntry(jobID: checkpoint.jobID, event: .checkpoint, detail: [
-                "chunk": String(checkpoint.chunkIndex),
-                "fraction": String(format: "%.4f", checkpoint.progress.fraction),
-            ]), to: database)
+            try Self.record(checkpoint, progress: checkpoint.progress, firstDone: first, in: database)
         }
     }
 
@@ -135,31 +122,7 @@ public final class SQLiteJobStore: JobStore {
     }
 
     public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
-        try write { database in
-            let key = JobID.text(id)
-            let now = Date().timeIntervalSince1970
-            if change.state == .queued {
-                try database.prepare("UPDATE jobs SET queue_seq = ?2 WHERE id = ?1 AND state <> 'queued'")
-                    .run([key, .integer(try Self.nextQueueSequence(database))])
-            }
-            try database.prepare("""
-                UPDATE jobs SET state = ?2, failure = ?3, rejection = ?4, message = ?5, updated_at = ?6,
-                    owner_pid = COALESCE(?7, owner_pid) WHERE id = ?1
-                """).run([key, .text(change.state.rawValue), .optional(change.failure?.rawValue),
-                          .optional(change.rejection?.rawValue), .optional(change.message), .real(now),
-                          change.ownerPID.map { .integer(Int64($0)) } ?? .null])
-            guard database.changes == 1 else { throw SQLiteStoreError.noSuchJob(id) }
-            if let progress = change.progress {
-                try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([key, .blob(try JobRow.encode(progress))])
-                if change.state == .completed, let kind = try Self.kind(of: id, in: database) {
-                    try Self.learn(progress.costs.estimates, kind: kind, in: database)
-                }
-            }
-            if change.clearsCancel {
-                try database.prepare("DELETE FROM cancel_requests WHERE job_id = ?1").run([key])
-            }
-            if let event { try Self.append(event, to: database) }
-        }
+        try write { try Self.apply(change, to: id, journal: event, in: $0) }
     }
 
     public func remove(_ id: JobID) throws {
@@ -173,7 +136,11 @@ public final class SQLiteJobStore: JobStore {
 
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
         try write { database in
-            try database.prepare("UPDATE chunks SET done = 0, cost_s = NULL, executor = NULL, done_at = NULL WHERE job_id = ?1")
+            try database.prepare("""
+                UPDATE chunks SET done = 0, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL, lease_owner = NULL,
+                    lease_expires_at = NULL
+                WHERE job_id = ?1
+                """)
                 .run([.text(id.rawValue)])
             try database.prepare("DELETE FROM bad_items WHERE job_id = ?1").run([.text(id.rawValue)])
             try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([.text(id.rawValue), .blob(try JobRow.encode(progress))])
@@ -238,17 +205,69 @@ public final class SQLiteJobStore: JobStore {
 
     // MARK: - Helpers
 
-    private func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+    /// Sets a job's state and what goes with it, and journals `event`, inside the caller's transaction.
+    /// - Throws: ``SQLiteStoreError/noSuchJob(_:)``.
+    static func apply(_ change: StateChange, to id: JobID, journal event: JournalEntry?, in database: SQLiteDatabase) throws {
+        let key = JobID.text(id)
+        let now = Date().timeIntervalSince1970
+        if change.state == .queued {
+            try database.prepare("UPDATE jobs SET queue_seq = ?2 WHERE id = ?1 AND state <> 'queued'")
+                .run([key, .integer(try Self.nextQueueSequence(database))])
+        }
+        try database.prepare("""
+            UPDATE jobs SET state = ?2, failure = ?3, rejection = ?4, message = ?5, updated_at = ?6,
+                owner_pid = COALESCE(?7, owner_pid) WHERE id = ?1
+            """).run([key, .text(change.state.rawValue), .optional(change.failure?.rawValue),
+                      .optional(change.rejection?.rawValue), .optional(change.message), .real(now),
+                      change.ownerPID.map { .integer(Int64($0)) } ?? .null])
+        guard database.changes == 1 else { throw SQLiteStoreError.noSuchJob(id) }
+        if let progress = change.progress {
+            try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([key, .blob(try JobRow.encode(progress))])
+            if change.state == .completed, let kind = try Self.kind(of: id, in: database) {
+                try Self.learn(progress.costs.estimates, kind: kind, in: database)
+            }
+        }
+        if change.clearsCancel {
+            try database.prepare("DELETE FROM cancel_requests WHERE job_id = ?1").run([key])
+        }
+        if let event { try Self.append(event, to: database) }
+    }
+
+    /// Whether no chunk of the job is done yet. The search stops at the first done one, in index
+    /// order, where chunks mostly land first; counting them all made every checkpoint as slow as
+    /// the job is long.
+    static func isFirstDone(_ id: JobID, in database: SQLiteDatabase) throws -> Bool {
+        try database.prepare("SELECT EXISTS (SELECT 1 FROM chunks WHERE job_id = ?1 AND idx >= 0 AND done = 1) AS any")
+            .rows([.text(id.rawValue)]) { try $0.integer("any") }.first == 0
+    }
+
+    /// Stores the job's progress and the items the chunk skipped, learns the chunk's cost, and
+    /// journals the checkpoint (and the job's first progress), with `detail` added to the
+    /// checkpoint's entry, inside the caller's transaction.
+    static func record(_ checkpoint: Checkpoint, progress: ProgressSnapshot, firstDone: Bool, detail: [String: String] = [:],
+                       in database: SQLiteDatabase) throws {
+        try replaceBadItems(checkpoint.skipped, outcome: .skipped, of: checkpoint.jobID, chunk: checkpoint.chunkIndex, in: database)
+        try database.prepare("UPDATE jobs SET progress = ?2, updated_at = ?3 WHERE id = ?1")
+            .run([JobID.text(checkpoint.jobID), .blob(try JobRow.encode(progress)), .real(Date().timeIntervalSince1970)])
+        try learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)], kind: checkpoint.kind, in: database)
+        if firstDone { try append(JournalEntry(jobID: checkpoint.jobID, event: .progressFirst), to: database) }
+        try append(JournalEntry(jobID: checkpoint.jobID, event: .checkpoint, detail: detail.merging([
+            "chunk": String(checkpoint.chunkIndex),
+            "fraction": String(format: "%.4f", progress.fraction),
+        ]) { $1 }), to: database)
+    }
+
+    func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(connection)
     }
 
-    private func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
+    func write<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T {
         try read { database in try database.transaction { try body(database) } }
     }
 
-    private static func append(_ entry: JournalEntry, to database: SQLiteDatabase) throws {
+    static func append(_ entry: JournalEntry, to database: SQLiteDatabase) throws {
         try database.prepare("INSERT INTO journal (job_id, at, event, detail) VALUES (?1, ?2, ?3, ?4)")
             .run([.text(entry.jobID.rawValue), .real(entry.at.timeIntervalSince1970), .text(entry.event.rawValue),
                   .text(String(decoding: try JobRow.encode(entry.detail), as: UTF8.self))])
@@ -289,5 +308,5 @@ public final class SQLiteJobStore: JobStore {
 }
 
 extension JobID {
-    fileprivate static func text(_ id: JobID) -> SQLiteValue { .text(id.rawValue) }
+    static func text(_ id: JobID) -> SQLiteValue { .text(id.rawValue) }
 }

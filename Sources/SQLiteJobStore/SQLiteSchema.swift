@@ -7,6 +7,11 @@ enum SQLiteSchema {
     /// version-2 figures, seconds per chunk, mean something else and are dropped.
     /// Version 4: bad items (skipped or failed) per chunk and for the package stage, which
     /// replace the `skipped-N.txt` files job kinds used to keep in the workspace.
+    /// Version 5: chunk leases, so that worker processes sharing the state folder share a job's
+    /// chunks (``LeasingJobStore``): `lease_owner` holds a chunk until `lease_expires_at` (Unix
+    /// seconds by SQLite's clock, ``SQLiteClock``), `epoch` grows with every claim and fences
+    /// commits, `attempt` counts leases that expired, `output` names the committed output; and
+    /// every job's package stage as one more chunk, at index -1 (jobs stored before get theirs here).
     static let migrations: [String] = [
         """
         CREATE TABLE jobs (
@@ -78,6 +83,15 @@ enum SQLiteSchema {
             outcome TEXT NOT NULL
         );
         CREATE INDEX bad_items_by_job ON bad_items(job_id, chunk_idx, position);
+        """,
+        """
+        ALTER TABLE chunks ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE chunks ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE chunks ADD COLUMN lease_owner TEXT;
+        ALTER TABLE chunks ADD COLUMN lease_expires_at REAL;
+        ALTER TABLE chunks ADD COLUMN output TEXT;
+        INSERT OR IGNORE INTO chunks (job_id, idx, plan)
+            SELECT id, -1, CAST('{"key":"package","stage":"package","work":1}' AS BLOB) FROM jobs;
         """,
     ]
 

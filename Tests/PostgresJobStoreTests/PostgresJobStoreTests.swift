@@ -14,6 +14,13 @@ struct PostgresJobStoreTests {
         }
     }
 
+    @Test(arguments: LeaseContract.all)
+    func keepsTheLeaseContract(_ clause: LeaseContract) throws {
+        try PostgresTestSchema.with { schema in
+            try clause.check { try schema.openStore() }
+        }
+    }
+
     @Test func theStoresSessionIsIdleOutsideATransactionBetweenCalls() throws {
         try PostgresTestSchema.with { schema in
             let name = "mediajob-test-\(UUID().uuidString)"

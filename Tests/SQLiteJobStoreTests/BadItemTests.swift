@@ -37,7 +37,7 @@ import Testing
             }
 
             let store = try SQLiteJobStore(path: path)
-            #expect(try store.schemaVersion == 4)
+            #expect(try store.schemaVersion == SQLiteSchema.latest)
             #expect(try store.chunks(of: original.id).map(\.isDone) == [true, false])
             #expect(try store.badItems(of: original.id).isEmpty)
             try store.checkpoint(checkpoint(original, chunk: 1, skipped: [corrupt]))

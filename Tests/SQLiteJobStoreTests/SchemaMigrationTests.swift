@@ -10,10 +10,10 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 4)
+            #expect(SQLiteSchema.latest == 5)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 4)
+                #expect(try store.schemaVersion == 5)
             }
         }
     }
@@ -74,6 +74,53 @@ struct SchemaMigrationTests {
             try store.transition(original.id, to: StateChange(state: .completed, progress: progress), journal: nil)
             #expect(try store.costHistory(kind: "export")[.encode] == progress.costs.estimate(for: .encode))
             #expect(try store.integrityCheck() == ["ok"])
+        }
+    }
+
+    @Test func versionFourJobsGetAPackageChunkAndTheirChunksAreLeasedAfterMigrating() throws {
+        try withStorePath { path in
+            let original: JobRecord
+            do {
+                let old = try SQLiteJobStore(path: path, schemaVersion: 4)
+                original = try old.insert(try makeDetachedJob(state: .running), chunks: makeChunks(1))
+                // What version 4 stored: no package row (this program adds one at insert, whatever the schema).
+                try SQLiteDatabase(path: path).execute("DELETE FROM chunks WHERE idx < 0")
+                #expect(throws: SQLiteError.self) { try old.claimChunk(worker: "w", lease: .seconds(60)) }
+            }
+
+            let store = try SQLiteJobStore(path: path)
+            #expect(try store.schemaVersion == SQLiteSchema.latest)
+            #expect(try store.chunks(of: original.id).map(\.plan) == makeChunks(1), "the package is not listed as a chunk")
+            let chunk = try #require(try store.claimChunk(worker: "w", lease: .seconds(60)))
+            #expect(chunk.chunkIndex == 0)
+            #expect(chunk.epoch == 1)
+            #expect(try store.commit(chunk, checkpoint: Checkpoint(
+                jobID: original.id, chunkIndex: 0, stage: chunk.plan.stage, kind: original.kind, costSeconds: 1, executor: "cpu",
+                progress: progress(after: original.progress, total: 1, stage: chunk.plan.stage, cost: 1))) == .committed)
+            let package = try #require(try store.claimChunk(worker: "w", lease: .seconds(60)))
+            #expect(package.plan == ChunkLease.packageChunk)
+            #expect(try store.commit(package, checkpoint: Checkpoint(
+                jobID: original.id, chunkIndex: package.chunkIndex, stage: .package, kind: original.kind, costSeconds: 1,
+                executor: nil, progress: original.progress)) == .committed)
+            #expect(try store.job(original.id)?.state == .completed)
+            #expect(try store.integrityCheck() == ["ok"])
+        }
+    }
+
+    @Test func aLeaseRunsBySQLitesClock() throws {
+        try withStorePath { path in
+            let store = try SQLiteJobStore(path: path)
+            let job = try store.insert(try makeDetachedJob(), chunks: makeChunks(1))
+            _ = try #require(try store.claimChunk(worker: "w", lease: .seconds(90)))
+            let database = try SQLiteDatabase(path: path)
+            let left = try database.prepare(
+                "SELECT lease_expires_at - \(SQLiteClock.now) AS left FROM chunks WHERE job_id = ?1 AND idx = 0")
+                .rows([.text(job.id.rawValue)]) { try $0.real("left") }
+            #expect(left.count == 1)
+            #expect(left.allSatisfy { $0 > 0 && $0 <= 90 }, "the lease ends 90 s after SQLite's now: \(left) s left")
+            // SQLite's clock is the machine's: Unix seconds, as Foundation reads them (a wrong unit would be hours or days off).
+            let now = try database.prepare("SELECT \(SQLiteClock.now) AS now").rows { try $0.real("now") }
+            #expect(now.allSatisfy { abs($0 - Date().timeIntervalSince1970) < 60 })
         }
     }
 

@@ -1,11 +1,16 @@
-import JobEngine
-
 /// A chunk a worker holds under a lease: the worker may run it, and may commit it only while the
 /// chunk's fencing epoch is still this one.
 ///
 /// Every claim of a chunk gives it a new, larger epoch, so a worker whose lease expired and was
 /// claimed by another (a rescue) can neither renew nor commit: its epoch is stale.
 public struct ChunkLease: Sendable, Equatable {
+    /// The package stage's index among its job's chunks: it is leased like a chunk, once every
+    /// other chunk of the job is done, and never listed by ``JobStore/chunks(of:)``.
+    public static let packageIndex = -1
+
+    /// What the package stage is, as a chunk.
+    public static let packageChunk = PlannedChunk(key: "package", stage: .package)
+
     /// The chunk's job.
     public let jobID: JobID
     /// The chunk's position in its job.
@@ -24,6 +29,18 @@ public struct ChunkLease: Sendable, Equatable {
     /// The name the chunk's output gets under this lease, `<key>.<epoch>`: a stale writer never
     /// writes over the output of a later claim.
     public var outputName: String { "\(plan.key).\(epoch)" }
+
+    /// The memberwise lease, as a store's claim makes it.
+    public init(jobID: JobID, chunkIndex: Int, plan: PlannedChunk, epoch: Int64, attempt: Int, worker: String,
+                duration: Duration) {
+        self.jobID = jobID
+        self.chunkIndex = chunkIndex
+        self.plan = plan
+        self.epoch = epoch
+        self.attempt = attempt
+        self.worker = worker
+        self.duration = duration
+    }
 }
 
 /// What renewing a lease found.

@@ -1,0 +1,50 @@
+/// A ``JobStore`` whose jobs' chunks many worker processes share under leases (DESIGN.md §10):
+/// the PostgreSQL store across machines, the SQLite store among the processes of one machine.
+///
+/// A claim gives a chunk a lease timed by the store's one clock (the database's) and a fencing
+/// epoch that grows with every claim of that chunk; the holder renews the lease every third of its
+/// length, and may commit the chunk only while the chunk's epoch is still its lease's. Whoever
+/// claims next rescues chunks whose lease expired; there is no leader. A job's package stage
+/// (``ChunkLease/packageIndex``) is leased like a chunk, once every other chunk of the job is done,
+/// and its commit completes the job.
+public protocol LeasingJobStore: JobStore {
+    /// Claims the next chunk nobody holds, or whose lease expired (a rescue), of the oldest queued
+    /// or running job (or of `job` only): gives it a new epoch and a lease of `lease` from the
+    /// store's now, and journals `claimed` (with `rescued_from` for a rescue). The package stage is
+    /// claimed after the job's other chunks, once they are all done. Chunks of a job that requires
+    /// a GPU go only to a worker that has one.
+    /// - Parameters:
+    ///   - worker: who claims (host and process, for the journal).
+    ///   - lease: how long the lease lasts unless renewed.
+    ///   - job: only this job's chunks, when given.
+    ///   - hasGPU: whether the worker selected a GPU that passed its probe.
+    /// - Returns: the lease, or `nil` when no chunk is free.
+    func claimChunk(worker: String, lease: Duration, job: JobID?, hasGPU: Bool) throws -> ChunkLease?
+
+    /// Extends the lease by its duration from the store's now, if it is still held: same epoch,
+    /// same worker, not expired.
+    /// - Returns: `.renewed` with whether the job was asked to stop, or `.lost`.
+    func renew(_ lease: ChunkLease) throws -> LeaseRenewal
+
+    /// Records the chunk done under `lease`, in one transaction, only if the chunk's epoch is still
+    /// the lease's: marks it done with its output (``ChunkLease/outputName``), moves the job's
+    /// progress (never backwards), learns the cost and journals the checkpoint with its epoch; for
+    /// the package stage, completes the job and journals `ended` instead. Otherwise journals
+    /// `commit_refused` and changes nothing else. The same commit again says `.committed`.
+    /// - Returns: `.committed`, or `.refused` (delete the output: it is not the chunk's).
+    func commit(_ lease: ChunkLease, checkpoint: Checkpoint) throws -> LeaseCommit
+
+    /// Gives the chunk back unfinished, if `lease` still holds it, so that any worker may claim it
+    /// at once without counting an attempt, and journals `released`.
+    /// - Returns: whether the lease still held the chunk.
+    @discardableResult
+    func release(_ lease: ChunkLease) throws -> Bool
+}
+
+extension LeasingJobStore {
+    /// The package stage's index among its job's chunks (``ChunkLease/packageIndex``).
+    public static var packageIndex: Int { ChunkLease.packageIndex }
+
+    /// What the package stage is, as a chunk (``ChunkLease/packageChunk``).
+    public static var packageChunk: PlannedChunk { ChunkLease.packageChunk }
+}
