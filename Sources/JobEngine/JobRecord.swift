@@ -32,8 +32,14 @@ public struct JobRecord: Sendable, Equatable {
     public var queueSequence: Int64
     public var createdAt: Date
     public var updatedAt: Date
-    /// The process that last ran or queued the job.
+    /// The process that last ran or queued the job; `nil` for a job submitted for workers
+    /// (``isLeftToWorkers``).
     public var ownerPID: Int32?
+
+    /// Whether the job was submitted for worker processes (`--detach`) and no process has taken it
+    /// since: no process owns it, so it is never taken for ``JobState/interrupted``, and only such
+    /// jobs are claimed by the workers sharing an SQLite store (a process owns the others).
+    public var isLeftToWorkers: Bool { ownerPID == nil }
 
     public init(
         id: JobID, kind: String, request: TaskRequest, spec: Data, workKey: String, destination: String,

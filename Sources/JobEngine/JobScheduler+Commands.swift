@@ -107,12 +107,13 @@ extension JobScheduler {
         }
     }
 
-    /// The record, with a queued or running job whose owner is gone marked interrupted.
+    /// The record, with a queued or running job whose owner is gone marked interrupted (a job
+    /// left to workers has none, and stays as it is).
     func refreshed(_ record: JobRecord) throws -> JobRecord {
-        guard record.state.isLive, try !locks.isOwned(record.id) else { return record }
+        guard record.state.isLive, !record.isLeftToWorkers, try !locks.isOwned(record.id) else { return record }
         return try withAdmission {
             guard let current = try store.job(record.id) else { return record }
-            guard current.state.isLive, try !locks.isOwned(current.id) else { return current }
+            guard current.state.isLive, !current.isLeftToWorkers, try !locks.isOwned(current.id) else { return current }
             try markInterrupted(current)
             return try store.job(record.id) ?? current
         }
@@ -147,7 +148,7 @@ extension JobScheduler {
             throw SchedulerError.ownedByAnotherProcess(id, pid: holder?.state.isLive == true ? holder?.ownerPID : nil)
         }
         guard var record = try store.job(id) else { throw SchedulerError.noSuchJob(id.rawValue) }
-        if record.state.isLive {
+        if record.state.isLive, !record.isLeftToWorkers {
             // Its owner is gone: we hold the lock now.
             try markInterrupted(record)
             record.state = .interrupted

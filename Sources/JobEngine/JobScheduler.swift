@@ -94,10 +94,13 @@ public final class JobScheduler: Sendable {
     /// these settings is the same work too, and is returned instead of a new rejected job.
     /// A `.fail` request that finds no free capacity is refused at once; a `.queue` request is
     /// queued and waits in ``run(_:)``.
+    /// - Parameter detached: store the job for worker processes (``LeasingJobStore``) instead of
+    ///   this process: it is stored with no owning process, so it is never taken for
+    ///   ``JobState/interrupted`` when this process ends, and takes no capacity here.
     /// - Throws: ``SchedulerError/rejected(_:_:)`` for an unregistered identifier, settings of
     ///   another type than the kind's, a required resource that is not supported, invalid input,
     ///   an existing destination or no capacity; the rejection is recorded.
-    public func submit<Spec: Codable & Sendable>(_ request: TaskRequest, spec: Spec) throws -> Submission {
+    public func submit<Spec: Codable & Sendable>(_ request: TaskRequest, spec: Spec, detached: Bool = false) throws -> Submission {
         let id = try newJobID(for: request.identifier)
         let specData = try AnyJobKind.encode(spec)
         guard let kind = registeredKind(for: request.identifier) else {
@@ -140,7 +143,7 @@ public final class JobScheduler: Sendable {
             state: .queued,
             progress: ProgressSnapshot(unitsTotal: plan.chunks.count, finalizeWork: plan.finalizeWork,
                                        costs: UnitCostModel(seeds: kind.defaultCosts)))
-        record.ownerPID = getpid()
+        record.ownerPID = detached ? nil : getpid()
         if request.strategy == .fail {
             // Check and take the slot under one admission lock, so two `.fail` requests never share it.
             record = try withAdmission {
@@ -224,10 +227,11 @@ public final class JobScheduler: Sendable {
     }
 
     /// Whether a slot is free for `job` (or, for `nil`, for a job that would not queue).
-    /// Call under the admission lock. Marks live jobs whose owner died as interrupted.
+    /// Call under the admission lock. Marks live jobs whose owner died as interrupted. Jobs left to
+    /// workers (no owning process) take no slot here.
     func hasCapacity(for job: JobRecord?) throws -> Bool {
         var running = 0, ahead = 0
-        for other in try store.jobs() where other.state.isLive && other.id != job?.id {
+        for other in try store.jobs() where other.state.isLive && other.id != job?.id && !other.isLeftToWorkers {
             guard try locks.isOwned(other.id) else {
                 try markInterrupted(other)
                 continue

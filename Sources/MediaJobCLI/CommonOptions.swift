@@ -30,7 +30,7 @@ enum CommonOptions {
         .flag("overwrite", "replace DIR if it exists"), skipBad, maxPixels, gpu, verbose,
     ] + submitting
 
-    static let detach = OptionSpec.flag("detach", "with a PostgreSQL --store: store the job, print its id and exit; workers run it")
+    static let detach = OptionSpec.flag("detach", "store the job, print its id and exit; `mediajob worker` processes run it")
 
     /// The options every job-running command takes.
     static let running = [stateDir, store, strategy, maxJobs, json]

@@ -17,7 +17,7 @@ struct JobSession {
         let request = try TaskRequest(identifier: MediaJobKinds.identifier(kind), title: title, subtitle: "starting",
                                       strategy: try context.strategy(), requiredResources: gpu?.requiredResources ?? [])
         return try await run {
-            let submission = try scheduler.submit(request, spec: spec)
+            let submission = try scheduler.submit(request, spec: spec, detached: context.arguments.has("detach"))
             if let gpu, announcing { context.announceRendering(gpu) }
             return submission
         }
@@ -28,10 +28,6 @@ struct JobSession {
     /// Ctrl-C is a stop from here on: while the job is planned, and then while it runs.
     func run(submitting submit: () throws -> Submission) async throws -> Int32 {
         let detach = context.arguments.has("detach")
-        if detach, case .sqlite = try context.storeLocation() {
-            throw UsageError("--detach leaves the job to workers sharing a PostgreSQL store: give --store postgresql://… "
-                + "(or set MEDIAJOB_STORE) and start `mediajob worker` with it", command: context.arguments.command)
-        }
         let stop = SessionStop(context: context, scheduler: scheduler)
         defer { stop.cancel() }
         let submission: Submission

@@ -42,6 +42,6 @@ enum SelfTestCommand: Command {
         let request = try TaskRequest(identifier: MediaJobKinds.identifier("selftest"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy())
         return try await JobSession(context: context, scheduler: scheduler)
-            .run { try scheduler.submit(request, spec: spec) }
+            .run { try scheduler.submit(request, spec: spec, detached: context.arguments.has("detach")) }
     }
 }

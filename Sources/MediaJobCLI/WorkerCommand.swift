@@ -2,20 +2,24 @@ import Foundation
 import GPURender
 import JobEngine
 import MediaJobs
-import PostgresJobStore
 
-/// `mediajob worker`: takes chunks of any job kept in a shared PostgreSQL store and runs them.
+/// `mediajob worker`: takes chunks of any job kept in a shared store and runs them: PostgreSQL
+/// for workers on many machines, or the state folder's SQLite store for a pool on one machine.
 enum WorkerCommand: Command {
     static let name = "worker"
-    static let synopsis = "--store URL [--slots N] [--lease SECONDS] [--gpu auto|on|off] [--state-dir DIR]"
-    static let summary = "Run chunks of the jobs in a shared PostgreSQL store, from any machine"
+    static let synopsis = "[--store URL] [--slots N] [--lease SECONDS] [--gpu auto|on|off] [--state-dir DIR]"
+    static let summary = "Run chunks of the jobs in a shared store, on this machine or from any machine"
     static let discussion = """
-        Claims chunks of any queued or running job in the PostgreSQL store, runs them, and
-        records each one done under its lease, until stopped. Jobs submitted with --detach are
-        run by workers alone. Each chunk is leased for --lease seconds and the lease is renewed
-        every third of that; a worker that cannot renew stops the chunk and drops its work, and
-        another worker takes the chunk over once the lease has run out. Inputs and destinations
-        must be at the same paths on every worker's machine (a shared mount).
+        Claims chunks of any queued or running job in the store, runs them, and records each one
+        done under its lease, until stopped. Jobs submitted with --detach are run by workers
+        alone. Each chunk is leased for --lease seconds and the lease is renewed every third of
+        that; a worker that cannot renew stops the chunk and drops its work, and another worker
+        takes the chunk over once the lease has run out.
+
+        With --store postgresql://… (or MEDIAJOB_STORE) workers on many machines share the jobs;
+        inputs and destinations must be at the same paths on every worker's machine (a shared
+        mount). Without it, the workers started with the same state folder share the jobs in its
+        SQLite store: a pool of processes on one machine.
 
         SIGINT or SIGTERM: no more claims, the chunks in flight finish and are recorded, exit 0.
         A second one gives the chunks in flight back at once (another worker redoes them).
@@ -33,10 +37,6 @@ enum WorkerCommand: Command {
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
-        guard case .postgres = try context.storeLocation() else {
-            throw UsageError("a worker takes chunks from a PostgreSQL store: give --store postgresql://… or set MEDIAJOB_STORE",
-                             command: name)
-        }
         let slots = try context.arguments.integer("slots", in: 1...1024) ?? context.chunkParallelism
         let lease = try leaseSeconds(context.arguments.value("lease"))
         let hasGPU: Bool
@@ -53,7 +53,7 @@ enum WorkerCommand: Command {
             hasGPU = true
         }
         let scheduler = try context.openScheduler()
-        guard let store = scheduler.store as? PostgresJobStore else { return ExitCode.failed }
+        guard let store = scheduler.store as? any LeasingJobStore else { return ExitCode.failed }
         await LeaseWorker(scheduler: scheduler, store: store, slots: slots, lease: .milliseconds(Int(lease * 1000)),
                           hasGPU: hasGPU, console: context.console).run()
         return ExitCode.completed

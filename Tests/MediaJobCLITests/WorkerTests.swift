@@ -20,26 +20,7 @@ import Testing
             try await waitUntil("job \(id.short) is completed by the workers", limit: .seconds(120)) {
                 try reader.job(id)?.state == .completed
             }
-            for worker in workers { worker.send(SIGTERM) }
-            for worker in workers {
-                let ended = worker.finish("stop after SIGTERM")
-                #expect(ended.status == 0, "\(ended.stderr)")
-                #expect(ended.stderr.contains("stopped."), "\(ended.stderr)")
-            }
-
-            let result = try fixture.result()
-            #expect(result.committed == Array(0..<units))
-            #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }),
-                    "every unit ran exactly once")
-            let journal = try reader.journal(of: id)
-            let check = try leaseCheck(journal, of: id, in: reader)
-            #expect(check.violations == [])
-            #expect(check.refusedCommits == 0)
-            let claims = journal.filter { $0.event == .claimed }
-            #expect(claims.count == units + 1, "each chunk and the package stage claimed once")
-            let pids = Set(workers.map { String($0.pid) })
-            #expect(claims.allSatisfy { pids.contains(String($0.detail["worker"]?.split(separator: ":").last ?? "")) },
-                    "only the workers claimed: \(claims.map { $0.detail["worker"] ?? "?" })")
+            try expectWorkersRanEveryUnitOnce(workers, units: units, job: id, in: reader, fixture: fixture)
         }
     }
 
@@ -75,15 +56,7 @@ import Testing
             let result = try fixture.result()
             #expect(result.committed == Array(0..<units))
             #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }))
-            let journal = try reader.journal(of: id)
-            let check = try leaseCheck(journal, of: id, in: reader)
-            #expect(check.violations == [])
-            #expect(check.rescues == 1)
-            #expect(check.refusedCommits == 0)
-            #expect(journal.contains { entry in
-                entry.event == .claimed && entry.detail["chunk"] == String(heldChunk)
-                    && entry.detail["rescued_from"]?.hasSuffix(":\(doomed.pid)") == true
-            }, "the held chunk was rescued from the killed worker")
+            try expectOneRescue(of: heldChunk, from: doomed.pid, job: id, in: reader)
         }
     }
 
@@ -225,23 +198,5 @@ import Testing
             try await body(schema, fixture, try submitDetached(units: units, unitMilliseconds: unitMilliseconds, in: fixture,
                                                                store: schema.storeURL))
         }
-    }
-
-    /// Submits a self-test with `--detach` and returns its id, read from the `submitted` event.
-    private func submitDetached(units: Int, unitMilliseconds: Int, in fixture: CLIFixture, store: String) throws -> JobID {
-        let submitted = try fixture.run("selftest", fixture.selftest(units: units, unitMilliseconds: unitMilliseconds)
-            + ["--store", store, "--detach"])
-        #expect(submitted.status == 0, "\(submitted.stderr)")
-        let event = try #require(CLIProcess.object(Substring(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines))))
-        #expect(event[string: "event"] == "submitted")
-        #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("result.json")), "nothing ran in the submitter")
-        return JobID(rawValue: try #require(event[string: "job_id"]))
-    }
-
-    /// The lease journal check of the job's journal, its package stage included.
-    private func leaseCheck(_ journal: [JournalEntry], of id: JobID, in store: PostgresJobStore) throws -> LeaseJournalCheck {
-        var keys = Dictionary(uniqueKeysWithValues: try store.chunks(of: id).map { ($0.index, $0.plan.key) })
-        keys[PostgresJobStore.packageIndex] = "package"
-        return LeaseJournalCheck(journal, chunkKeys: keys)
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+import JobEngine
+import JobStoreConformance
+import Testing
+
+/// Submits a self-test with `--detach` (to `store`, else to the state folder's store) and returns
+/// its id, read from the `submitted` event; checks that nothing ran in the submitter.
+func submitDetached(units: Int, unitMilliseconds: Int, in fixture: CLIFixture, store: String? = nil) throws -> JobID {
+    let submitted = try fixture.run("selftest", fixture.selftest(units: units, unitMilliseconds: unitMilliseconds)
+        + (store.map { ["--store", $0] } ?? []) + ["--detach"])
+    #expect(submitted.status == 0, "\(submitted.stderr)")
+    let event = try #require(CLIProcess.object(Substring(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines))))
+    #expect(event[string: "event"] == "submitted")
+    #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("result.json")), "nothing ran in the submitter")
+    return JobID(rawValue: try #require(event[string: "job_id"]))
+}
+
+/// Stops `workers` that completed a detached self-test of `units` units with SIGTERM, once each has
+/// started taking chunks, and checks
+/// what every such run must show: each worker exits 0 saying it stopped; every unit was committed
+/// once and ran once; the job's journal keeps the lease protocol with no commit refused; and only
+/// the workers claimed, each chunk and the package stage once.
+func expectWorkersRanEveryUnitOnce(_ workers: [CLIProcess], units: Int, job id: JobID, in store: any JobStore,
+                                   fixture: CLIFixture) throws {
+    // A stop before a worker has set up its handling of signals would end it as SIGTERM does any process.
+    for worker in workers { #expect(worker.waitForStderr(containing: "is taking chunks")) }
+    for worker in workers { worker.send(SIGTERM) }
+    for worker in workers {
+        let ended = worker.finish("stop after SIGTERM")
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(ended.stderr.contains("stopped."), "\(ended.stderr)")
+    }
+
+    let result = try fixture.result()
+    #expect(result.committed == Array(0..<units))
+    #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }),
+            "every unit ran exactly once")
+    let journal = try store.journal(of: id)
+    let check = try leaseCheck(journal, of: id, in: store)
+    #expect(check.violations == [])
+    #expect(check.refusedCommits == 0)
+    let claims = journal.filter { $0.event == .claimed }
+    #expect(claims.count == units + 1, "each chunk and the package stage claimed once")
+    let pids = Set(workers.map { String($0.pid) })
+    #expect(claims.allSatisfy { pids.contains(String($0.detail["worker"]?.split(separator: ":").last ?? "")) },
+            "only the workers claimed: \(claims.map { $0.detail["worker"] ?? "?" })")
+}
+
+/// Checks the journal of a job completed after a worker (process `pid`) was killed holding
+/// `heldChunk`: the lease protocol was kept, with no commit refused, and the chunk was rescued
+/// from that worker, the one rescue.
+func expectOneRescue(of heldChunk: Int, from pid: Int32, job id: JobID, in store: any JobStore) throws {
+    let journal = try store.journal(of: id)
+    let check = try leaseCheck(journal, of: id, in: store)
+    #expect(check.violations == [])
+    #expect(check.rescues == 1)
+    #expect(check.refusedCommits == 0)
+    #expect(journal.contains { entry in
+        entry.event == .claimed && entry.detail["chunk"] == String(heldChunk)
+            && entry.detail["rescued_from"]?.hasSuffix(":\(pid)") == true
+    }, "the held chunk was rescued from the killed worker")
+}
+
+/// The lease journal check of the job's journal, its package stage included.
+func leaseCheck(_ journal: [JournalEntry], of id: JobID, in store: any JobStore) throws -> LeaseJournalCheck {
+    var keys = Dictionary(uniqueKeysWithValues: try store.chunks(of: id).map { ($0.index, $0.plan.key) })
+    keys[ChunkLease.packageIndex] = "package"
+    return LeaseJournalCheck(journal, chunkKeys: keys)
+}
