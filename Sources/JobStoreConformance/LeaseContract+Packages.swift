@@ -64,6 +64,16 @@ extension LeaseContract {
             #expect(try store.commit(rescue, checkpoint: checkpoint(rescue, of: job, job.progress)) == .committed)
             #expect(try store.job(job.id)?.state == .completed)
         },
+        LeaseContract("a replanned job keeps its package stage, claimed once the new chunks are done") { open in
+            let store = try open()
+            let job = try store.insert(try makeDetachedJob(state: .running, unitsTotal: 2), chunks: makeChunks(2))
+            try store.replan(Replan(jobID: job.id, spec: job.spec, workKey: job.workKey, redoing: [],
+                                    chunks: [PlannedChunk(key: "fresh", stage: .render)], progress: job.progress))
+            #expect(try store.chunks(of: job.id).map(\.plan.key) == ["fresh"])
+            let chunk = try #require(try store.claim("a"))
+            #expect(try store.commit(chunk, checkpoint: checkpoint(chunk, of: job, job.progress)) == .committed)
+            #expect(try store.claim("a")?.chunkIndex == ChunkLease.packageIndex)
+        },
         LeaseContract("a restarted job's chunks and package are claimed afresh") { open in
             let store = try open()
             let job = try store.insert(try makeDetachedJob(state: .running), chunks: makeChunks(1))

@@ -154,7 +154,7 @@ public final class SQLiteJobStore: JobStore {
                 .run([id, .blob(replan.spec), .text(replan.workKey), .blob(try JobRow.encode(replan.progress)),
                       .real(Date().timeIntervalSince1970)])
             guard database.changes == 1 else { throw SQLiteStoreError.noSuchJob(replan.jobID) }
-            try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND done = 0").run([id])
+            try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND idx >= 0 AND done = 0").run([id])
             let redo = try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND idx = ?2")
             for index in replan.redoing.sorted() { try redo.run([id, .integer(Int64(index))]) }
             try database.prepare("""
