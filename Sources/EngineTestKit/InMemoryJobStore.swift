@@ -78,7 +78,7 @@ public final class InMemoryJobStore: JobStore {
             let first = !(contents.chunks[id] ?? []).contains { $0.isDone }
             // Positions and indices part once a replan removed chunks.
             guard let position = contents.chunks[id]?.firstIndex(where: { $0.index == checkpoint.chunkIndex }) else {
-                throw NoSuchChunk(id: id, index: checkpoint.chunkIndex)
+                throw JobStoreError.noSuchChunk(id, index: checkpoint.chunkIndex)
             }
             contents.chunks[id]?[position].isDone = true
             contents.chunks[id]?[position].costSeconds = checkpoint.costSeconds
@@ -112,7 +112,7 @@ public final class InMemoryJobStore: JobStore {
 
     public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
         try contents.withLock { contents in
-            guard var job = contents.jobs[id] else { throw NoSuchJob(id: id) }
+            guard var job = contents.jobs[id] else { throw JobStoreError.noSuchJob(id) }
             if change.state == .queued, job.state != .queued {
                 contents.sequence += 1
                 job.queueSequence = contents.sequence
@@ -154,7 +154,7 @@ public final class InMemoryJobStore: JobStore {
     public func replan(_ replan: Replan) throws {
         try contents.withLock { contents in
             let id = replan.jobID
-            guard var job = contents.jobs[id] else { throw NoSuchJob(id: id) }
+            guard var job = contents.jobs[id] else { throw JobStoreError.noSuchJob(id) }
             job.spec = replan.spec
             job.workKey = replan.workKey
             job.progress = replan.progress
@@ -187,22 +187,5 @@ public final class InMemoryJobStore: JobStore {
 
     public func append(_ entry: JournalEntry) throws {
         contents.withLock { $0.journal.append(entry) }
-    }
-}
-
-extension InMemoryJobStore {
-    /// A state change named a job the store does not hold.
-    public struct NoSuchJob: Error, Equatable, CustomStringConvertible {
-        public let id: JobID
-
-        public var description: String { "no job \(id.rawValue) in the in-memory store" }
-    }
-
-    /// A checkpoint named a chunk the job does not have.
-    public struct NoSuchChunk: Error, Equatable, CustomStringConvertible {
-        public let id: JobID
-        public let index: Int
-
-        public var description: String { "no chunk \(index) in job \(id.rawValue) in the in-memory store" }
     }
 }

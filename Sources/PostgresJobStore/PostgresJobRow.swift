@@ -12,8 +12,8 @@ enum PostgresJobRow {
         """
 
     /// Reads a row selected with ``columns``, by column name.
-    /// - Throws: ``PostgresStoreError`` for a state, failure or rejection this program does not
-    ///   know, or JSON it cannot read; `PostgresError` for a missing or mistyped column.
+    /// - Throws: ``JobStoreError`` for a state, failure or rejection this program does not know,
+    ///   ``PostgresStoreError`` for JSON it cannot read; `PostgresError` for a missing or mistyped column.
     static func record(_ row: Row) throws -> JobRecord {
         let id: String = try row["id"]
         var job = JobRecord(
@@ -33,11 +33,11 @@ enum PostgresJobRow {
     }
 
     /// The stored `value` of `column` as `Value`.
-    /// - Throws: ``PostgresStoreError/unknownValue(column:value:job:)`` when this program does not know it.
+    /// - Throws: ``JobStoreError/unknownValue(column:value:job:)`` when this program does not know it.
     static func known<Value: RawRepresentable<String>>(_ type: Value.Type, _ value: String, column: String,
                                                        job: String) throws -> Value {
         guard let known = Value(rawValue: value) else {
-            throw PostgresStoreError.unknownValue(column: column, value: value, job: job)
+            throw JobStoreError.unknownValue(column: column, value: value, job: job)
         }
         return known
     }

@@ -100,7 +100,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             let marked = try connection.query(Statements.markDone, id, checkpoint.chunkIndex, checkpoint.costSeconds,
                                               checkpoint.executor, Date().timeIntervalSince1970)
             guard marked.rowsAffected == 1 else {
-                throw PostgresStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex)
+                throw JobStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex)
             }
             try Self.record(checkpoint, progress: checkpoint.progress, firstDone: firstDone, on: connection)
         }
@@ -146,7 +146,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             let id = replan.jobID.rawValue
             let changed = try connection.query(Statements.setSpec, id, replan.spec, replan.workKey,
                                                try PostgresJobRow.encode(replan.progress), Date().timeIntervalSince1970)
-            guard changed.rowsAffected == 1 else { throw PostgresStoreError.noSuchJob(replan.jobID) }
+            guard changed.rowsAffected == 1 else { throw JobStoreError.noSuchJob(replan.jobID) }
             // An integer[] in PostgreSQL's text format: {3,4}.
             let redoing = "{" + replan.redoing.sorted().map(String.init).joined(separator: ",") + "}"
             try connection.query(Statements.removeChunksToRedo, id, redoing)
@@ -234,7 +234,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     /// Sets a job's state and what goes with it, and journals `event`, inside the caller's transaction.
-    /// - Throws: ``PostgresStoreError/noSuchJob(_:)``.
+    /// - Throws: ``JobStoreError/noSuchJob(_:)``.
     static func apply(_ change: StateChange, to id: JobID, journal event: JournalEntry?, on connection: Connection) throws {
         let key = id.rawValue
         let now = Date().timeIntervalSince1970
@@ -244,7 +244,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         let changed = try connection.query(
             Statements.setState, key, change.state.rawValue, change.failure?.rawValue, change.rejection?.rawValue,
             change.message, now, change.ownerPID.map(Int.init))
-        guard changed.rowsAffected == 1 else { throw PostgresStoreError.noSuchJob(id) }
+        guard changed.rowsAffected == 1 else { throw JobStoreError.noSuchJob(id) }
         if let progress = change.progress {
             try connection.query(Statements.setProgress, key, try PostgresJobRow.encode(progress), now)
             if change.state == .completed, let kind: String = try connection.query(Statements.kind, key).first?["kind"] {
@@ -259,9 +259,9 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
 
     /// Locks the job's row, which orders the checkpoints of one job so that exactly one of them is
     /// the first, and counts its chunks done.
-    /// - Throws: ``PostgresStoreError/noSuchJob(_:)``.
+    /// - Throws: ``JobStoreError/noSuchJob(_:)``.
     static func lockJobCountingDone(_ id: JobID, on connection: Connection) throws -> Int64 {
-        guard try connection.query(Statements.lockJob, id.rawValue).count == 1 else { throw PostgresStoreError.noSuchJob(id) }
+        guard try connection.query(Statements.lockJob, id.rawValue).count == 1 else { throw JobStoreError.noSuchJob(id) }
         return try connection.query(Statements.countDone, id.rawValue).first?["done"] ?? 0
     }
 

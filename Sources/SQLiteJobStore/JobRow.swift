@@ -10,7 +10,7 @@ enum JobRow {
         """
 
     /// Reads a row selected with ``columns``, by column name.
-    /// - Throws: ``SQLiteStoreError/unknownValue(column:value:job:)`` for a state, failure or
+    /// - Throws: ``JobStoreError/unknownValue(column:value:job:)`` for a state, failure or
     ///   rejection this program does not know.
     static func record(_ row: SQLiteRow) throws -> JobRecord {
         let id = try row.text("id")
@@ -31,10 +31,10 @@ enum JobRow {
     }
 
     /// The stored `value` of `column` as `Value`.
-    /// - Throws: ``SQLiteStoreError/unknownValue(column:value:job:)`` when this program does not know it.
+    /// - Throws: ``JobStoreError/unknownValue(column:value:job:)`` when this program does not know it.
     static func known<Value: RawRepresentable<String>>(_ type: Value.Type, _ value: String, column: String,
                                                        job: String) throws -> Value {
-        guard let known = Value(rawValue: value) else { throw SQLiteStoreError.unknownValue(column: column, value: value, job: job) }
+        guard let known = Value(rawValue: value) else { throw JobStoreError.unknownValue(column: column, value: value, job: job) }
         return known
     }
 

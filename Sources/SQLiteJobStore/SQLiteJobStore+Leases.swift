@@ -71,7 +71,7 @@ extension SQLiteJobStore: LeasingJobStore {
             }
             let stored = try database.prepare("SELECT progress FROM jobs WHERE id = ?1")
                 .rows([.text(lease.jobID.rawValue)]) { try JobRow.decode(ProgressSnapshot.self, $0.blob("progress")) }.first
-            guard let stored else { throw SQLiteStoreError.noSuchJob(lease.jobID) }
+            guard let stored else { throw JobStoreError.noSuchJob(lease.jobID) }
             let progress = stored.fraction > checkpoint.progress.fraction ? stored : checkpoint.progress
             try Self.record(checkpoint, progress: progress, firstDone: firstDone, detail: detail, in: database)
             return .committed

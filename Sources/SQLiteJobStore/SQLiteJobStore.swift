@@ -96,7 +96,7 @@ public final class SQLiteJobStore: JobStore {
                     UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2 AND idx >= 0
                     """).run([JobID.text(checkpoint.jobID), .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
                               .optional(checkpoint.executor), .real(Date().timeIntervalSince1970)])
-                guard database.changes == 1 else { throw SQLiteStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
+                guard database.changes == 1 else { throw JobStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
             }
             try Self.record(checkpoint, progress: checkpoint.progress, firstDone: first, in: database)
         }
@@ -153,7 +153,7 @@ public final class SQLiteJobStore: JobStore {
             try database.prepare("UPDATE jobs SET spec = ?2, work_key = ?3, progress = ?4, updated_at = ?5 WHERE id = ?1")
                 .run([id, .blob(replan.spec), .text(replan.workKey), .blob(try JobRow.encode(replan.progress)),
                       .real(Date().timeIntervalSince1970)])
-            guard database.changes == 1 else { throw SQLiteStoreError.noSuchJob(replan.jobID) }
+            guard database.changes == 1 else { throw JobStoreError.noSuchJob(replan.jobID) }
             try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND idx >= 0 AND done = 0").run([id])
             let redo = try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND idx = ?2")
             for index in replan.redoing.sorted() { try redo.run([id, .integer(Int64(index))]) }
@@ -206,7 +206,7 @@ public final class SQLiteJobStore: JobStore {
     // MARK: - Helpers
 
     /// Sets a job's state and what goes with it, and journals `event`, inside the caller's transaction.
-    /// - Throws: ``SQLiteStoreError/noSuchJob(_:)``.
+    /// - Throws: ``JobStoreError/noSuchJob(_:)``.
     static func apply(_ change: StateChange, to id: JobID, journal event: JournalEntry?, in database: SQLiteDatabase) throws {
         let key = JobID.text(id)
         let now = Date().timeIntervalSince1970
@@ -220,7 +220,7 @@ public final class SQLiteJobStore: JobStore {
             """).run([key, .text(change.state.rawValue), .optional(change.failure?.rawValue),
                       .optional(change.rejection?.rawValue), .optional(change.message), .real(now),
                       change.ownerPID.map { .integer(Int64($0)) } ?? .null])
-        guard database.changes == 1 else { throw SQLiteStoreError.noSuchJob(id) }
+        guard database.changes == 1 else { throw JobStoreError.noSuchJob(id) }
         if let progress = change.progress {
             try database.prepare("UPDATE jobs SET progress = ?2 WHERE id = ?1").run([key, .blob(try JobRow.encode(progress))])
             if change.state == .completed, let kind = try Self.kind(of: id, in: database) {

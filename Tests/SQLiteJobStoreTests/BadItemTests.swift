@@ -20,7 +20,7 @@ import Testing
             let job = try store.insert(try makeJob(), chunks: makeChunks(1))
             try store.recordBadItems([corrupt], outcome: .failed, of: job.id, chunk: 0)
             try SQLiteDatabase(path: path).execute("UPDATE bad_items SET outcome = 'shrugged'")
-            #expect(throws: SQLiteStoreError.unknownValue(column: "bad item outcome", value: "shrugged", job: job.id.rawValue)) {
+            #expect(throws: JobStoreError.unknownValue(column: "bad item outcome", value: "shrugged", job: job.id.rawValue)) {
                 try store.badItems(of: job.id)
             }
         }

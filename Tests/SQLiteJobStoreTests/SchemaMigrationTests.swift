@@ -194,7 +194,7 @@ struct ConcurrentOpeningTests {
         try withStorePath { path in
             let store = try SQLiteJobStore(path: path)
             let job = try store.insert(try makeJob(), chunks: makeChunks(2))
-            #expect(throws: SQLiteStoreError.noSuchChunk(job.id, index: 7)) {
+            #expect(throws: JobStoreError.noSuchChunk(job.id, index: 7)) {
                 try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 7, stage: .render, kind: "export",
                                                 costSeconds: 1, executor: nil, progress: job.progress))
             }

@@ -12,10 +12,10 @@ import Testing
             let store = try SQLiteJobStore(path: path)
             let job = try store.insert(try makeJob(), chunks: [])
             try SQLiteDatabase(path: path).execute("UPDATE jobs SET state = 'levitating'")
-            #expect(throws: SQLiteStoreError.unknownValue(column: "state", value: "levitating", job: job.id.rawValue)) {
+            #expect(throws: JobStoreError.unknownValue(column: "state", value: "levitating", job: job.id.rawValue)) {
                 try store.job(job.id)
             }
-            #expect(throws: SQLiteStoreError.self) { try store.jobs() }
+            #expect(throws: JobStoreError.self) { try store.jobs() }
         }
     }
 
@@ -24,7 +24,7 @@ import Testing
             let store = try SQLiteJobStore(path: path)
             let job = try store.insert(try makeJob(state: .failed), chunks: [])
             try SQLiteDatabase(path: path).execute("UPDATE jobs SET failure = 'gremlins'")
-            #expect(throws: SQLiteStoreError.unknownValue(column: "failure", value: "gremlins", job: job.id.rawValue)) {
+            #expect(throws: JobStoreError.unknownValue(column: "failure", value: "gremlins", job: job.id.rawValue)) {
                 try store.job(job.id)
             }
         }
@@ -35,7 +35,7 @@ import Testing
             let store = try SQLiteJobStore(path: path)
             let job = try store.insert(try makeJob(), chunks: [])
             try SQLiteDatabase(path: path).execute("UPDATE journal SET event = 'teleported'")
-            let error = try #require(throws: SQLiteStoreError.self) { try store.journal(of: job.id) }
+            let error = try #require(throws: JobStoreError.self) { try store.journal(of: job.id) }
             #expect(error == .unknownValue(column: "journal event", value: "teleported", job: job.id.rawValue))
             #expect(error.message.contains("'teleported'"))
         }
@@ -44,7 +44,7 @@ import Testing
     @Test func aStateChangeForAJobThatIsNotThereNamesTheJob() throws {
         try withStorePath { path in
             let id = JobID.make()
-            #expect(throws: SQLiteStoreError.noSuchJob(id)) {
+            #expect(throws: JobStoreError.noSuchJob(id)) {
                 try SQLiteJobStore(path: path).transition(id, to: StateChange(state: .paused), journal: nil)
             }
         }
