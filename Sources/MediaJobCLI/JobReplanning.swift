@@ -73,7 +73,8 @@ enum JobReplanning {
             return try scheduler.resume(job.id, replanning: replanned, redoing: { ExportJob.asset(of: $0).map(bad.contains) ?? false },
                                         strategy: strategy)
         } catch let unusable as UnusableInputs {
-            throw ProjectChanged(message: "\(unusable.message), then resume again")
+            throw ProjectChanged(message: "\(unusable.message), then run `mediajob resume \(job.id.short)"
+                                 + "\(context.stateDirectoryArgument)`")
         }
     }
 

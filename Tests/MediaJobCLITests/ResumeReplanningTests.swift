@@ -99,6 +99,25 @@ import Testing
         #expect(package == (try project.freshExport()), "the package is byte-identical to a fresh export with the file there")
     }
 
+    @Test func aCorrectionThatNamesAMissingFileIsRefusedBeforeAnyWorkAndTheSuggestedResumeWorksOnceFixed() throws {
+        let project = try Project()
+        let failed = try project.failedExport()
+        try project.write([("good.jpg", "{}"), ("fixd.png", #"{"rotate": 90}"#)])
+
+        let resume = try SuggestedCommand.after("Resume with: ", in: failed.stderr)
+        let refused = try CLIProcess.run(resume)
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("1 input cannot be used: assets[1] (fixd.png)"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("--skip-bad"), "resume takes no --skip-bad: \(refused.stderr)")
+        #expect(try project.fixture.status(resume[1])[string: "state"] == "failed", "the job stays as it was")
+
+        try project.write([("good.jpg", "{}"), ("fixed.png", #"{"rotate": 90}"#)])
+        let resumed = try CLIProcess.run(try SuggestedCommand.after("then run `", in: refused.stderr))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let package = try Data(contentsOf: URL(fileURLWithPath: project.output))
+        #expect(package == (try project.freshExport()))
+    }
+
     @Test func aChangeBeyondTheFailedAssetIsRefusedSayingWhatChangedAndRestartRedoesIt() throws {
         let project = try Project()
         let failed = try project.failedExport()
