@@ -120,19 +120,23 @@ extension JobScheduler {
     }
 
     /// Puts a job this process holds back in line (`.queue`), or straight into a free slot (`.fail`).
+    /// - Parameter prepare: changes the job first, once it is sure to be taken (under `.fail`, once
+    ///   a slot is free, so that a refusal leaves the job as it was).
     func enqueue(_ record: JobRecord, strategy: SubmissionStrategy, lock: JobLock,
-                         journal: JournalEntry?) throws -> JobHandle {
+                 journal: JournalEntry?, preparing prepare: () throws -> Void = {}) throws -> JobHandle {
         let id = record.id
         if strategy == .fail {
             try withAdmission {
                 guard try hasCapacity(for: nil) else {
                     throw SchedulerError.rejected(id, .noCapacity(slots: maxConcurrentJobs, jobStays: record.state))
                 }
+                try prepare()
                 if let journal { try store.append(journal) }
                 try store.transition(id, to: StateChange(state: .running, ownerPID: getpid(), clearsCancel: true),
                                      journal: startedEntry(id, kind: registeredKind(for: record.request.identifier)))
             }
         } else {
+            try prepare()
             try store.transition(id, to: StateChange(state: .queued, ownerPID: getpid(), clearsCancel: true), journal: journal)
         }
         return JobHandle(record: try store.job(id) ?? record, lock: lock)

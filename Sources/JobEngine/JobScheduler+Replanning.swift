@@ -12,9 +12,9 @@ extension JobScheduler {
     /// - Parameters:
     ///   - spec: the job's new settings, of its kind's settings type.
     ///   - redo: picks the done chunks to do again (those of the items being planned again).
-    /// - Throws: what ``resume(_:strategy:)`` throws; what the kind's planning throws (the job
-    ///   then stays as it was); ``SchedulerError/replanMovesDestination(_:from:to:)`` when the new
-    ///   settings publish elsewhere.
+    /// - Throws: what ``resume(_:strategy:)`` throws (a `.fail` resume refused for capacity leaves
+    ///   the job as it was, unplanned); what the kind's planning throws (the job stays as it was);
+    ///   ``SchedulerError/replanMovesDestination(_:from:to:)`` when the new settings publish elsewhere.
     public func resume<Spec: Codable & Sendable>(
         _ id: JobID, replanning spec: Spec, redoing redo: (PlannedChunk) -> Bool, strategy: SubmissionStrategy = .queue
     ) throws -> JobHandle {
@@ -48,8 +48,7 @@ extension JobScheduler {
         progress.unitsTotal = plan.chunks.count
         progress.unitsDone = kept
         progress.finalizeWork = plan.finalizeWork
-        try store.replan(Replan(jobID: id, spec: specData, workKey: workKey, redoing: redoing,
-                                chunks: owed, progress: progress))
-        return try enqueue(try store.job(id) ?? record, strategy: strategy, lock: lock, journal: nil)
+        let replan = Replan(jobID: id, spec: specData, workKey: workKey, redoing: redoing, chunks: owed, progress: progress)
+        return try enqueue(record, strategy: strategy, lock: lock, journal: nil) { try store.replan(replan) }
     }
 }

@@ -44,6 +44,33 @@ import Testing
         #expect(try !fixture.store.journal(of: handle.id).contains { $0.detail["replan"] == "true" })
     }
 
+    @Test func aFailResumeRefusedForCapacityLeavesTheJobUnplanned() async throws {
+        let started = Gate(), release = Gate()
+        defer { release.open() }
+        let fixture = try EngineFixture(maxJobs: 1) { index, context in
+            if context.workspace.directory.path.contains("busy") {
+                started.open()
+                await release.wait()
+            } else if index == 1 {
+                throw ItemFailure(item: "item 1", reason: "is corrupt")
+            }
+        }
+        let handle = try fixture.submit(fixture.spec(units: 2))
+        #expect(await fixture.scheduler.run(handle) == .failed(.invalidInput))
+        let busy = try fixture.submit(fixture.spec(units: 1, name: "busy.txt"))
+        async let running = fixture.scheduler.run(busy)
+        try await started.wait(until: "the other job's unit started")
+
+        let error = try #require(throws: SchedulerError.self) {
+            try fixture.scheduler.resume(handle.id, replanning: fixture.spec(units: 3), redoing: { _ in false }, strategy: .fail)
+        }
+        #expect(error == .rejected(handle.id, .noCapacity(slots: 1, jobStays: .failed)))
+        #expect(try fixture.store.chunks(of: handle.id).count == 2, "the new plan was not stored")
+        #expect(try fixture.store.badItems(of: handle.id).map(\.item) == ["item 1"])
+        release.open()
+        #expect(await running == .completed)
+    }
+
     @Test func newSettingsThatPublishElsewhereAreRefusedAndTheJobStaysAsItWas() async throws {
         let fixture = try EngineFixture { index, _ in if index == 1 { throw ItemFailure(item: "item 1", reason: "is corrupt") } }
         let handle = try fixture.submit(fixture.spec(units: 2))
