@@ -15,6 +15,12 @@ extension PostgresJobStore: LeasingJobStore {
     /// like a chunk, after its other chunks, once they are all done.
     /// Chunks of a job that requires a GPU (`--gpu on`) go only to a worker that has one; other jobs'
     /// chunks go to any worker.
+    ///
+    /// One statement, so one round trip: the claim and its journal entry commit together. The claim
+    /// is durable (waits for the WAL flush) although a lost claim would only be rescued later: a
+    /// claim lost in a server crash would hand its epoch out a second time, to a worker whose
+    /// output then has the same name as the first one's, which the first deletes when it finds its
+    /// lease gone. Renewals and releases change no epoch, so they do not wait (``renew(_:)``).
     /// - Parameters:
     ///   - worker: who claims (host and process, for the journal and for `status`).
     ///   - lease: how long the lease lasts unless renewed.
@@ -22,27 +28,30 @@ extension PostgresJobStore: LeasingJobStore {
     ///   - hasGPU: whether the worker selected a GPU that passed its probe.
     /// - Returns: the lease, or `nil` when no chunk is free.
     public func claimChunk(worker: String, lease: Duration, job: JobID? = nil, hasGPU: Bool = false) throws -> ChunkLease? {
-        try transaction { connection in
-            guard let row = try connection.query(Statements.claimChunk, job?.rawValue, worker, lease.seconds, hasGPU).first else {
+        try statement { connection in
+            guard let row = try connection.query(Statements.claimChunk, job?.rawValue, worker, lease.seconds, hasGPU,
+                                                 Date().timeIntervalSince1970).first else {
                 return nil
             }
             let id: String = try row["job_id"]
-            let claimed = ChunkLease(
+            return ChunkLease(
                 jobID: JobID(rawValue: id), chunkIndex: try row["idx"],
                 plan: try PostgresJobRow.decode(PlannedChunk.self, row["plan"], column: "chunk plan", job: id),
                 epoch: try row["epoch"], attempt: try row["attempt"], worker: worker, duration: lease)
-            var detail = ["chunk": String(claimed.chunkIndex), "epoch": String(claimed.epoch), "worker": worker]
-            if let previous: String = try row["previous_owner"] { detail["rescued_from"] = previous }
-            try Self.append(JournalEntry(jobID: claimed.jobID, event: .claimed, detail: detail), on: connection)
-            return claimed
         }
     }
 
     /// Extends the lease by its duration from the database's now, if it is still held: same
     /// epoch, same worker, not expired. Heartbeats call this every third of the lease.
+    ///
+    /// The renewal does not wait for the WAL flush: a renewal lost in a server crash leaves the
+    /// earlier expiry, so the lease ends sooner than its holder thinks and another worker may claim
+    /// the chunk under a new epoch; the holder then finds its lease lost, or has its commit refused.
+    /// Work may be done twice; no result is wrong.
     /// - Returns: `.renewed` with whether the job was asked to stop, or `.lost`.
     public func renew(_ lease: ChunkLease) throws -> LeaseRenewal {
         try transaction { connection in
+            try connection.query(Statements.withoutWaitingForFlush)
             let row = try connection.query(Statements.renewLease, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
                                            lease.worker, lease.duration.seconds).first
             guard let row else { return .lost }
@@ -57,50 +66,75 @@ extension PostgresJobStore: LeasingJobStore {
     /// stage, completes the job with `checkpoint`'s progress and journals `ended` instead.
     /// Otherwise journals `commit_refused` and changes nothing else. Committing again under the
     /// same lease (a retry after a lost acknowledgement) changes nothing and says `.committed`.
+    ///
+    /// A chunk's commit is one statement, so one round trip, and it waits for the WAL flush: the
+    /// bar moves only once the chunk is durable.
     /// - Parameters:
     ///   - lease: the lease the chunk ran under.
     ///   - checkpoint: the chunk's cost, executor and the progress that includes it.
     /// - Returns: `.committed`, or `.refused` (delete the output: it is not the chunk's).
     public func commit(_ lease: ChunkLease, checkpoint: Checkpoint) throws -> LeaseCommit {
-        try transaction { connection in
-            let firstDone = try Self.lockJobCountingDone(lease.jobID, on: connection) == 0
+        if lease.chunkIndex == Self.packageIndex {
+            return try commitPackage(lease, checkpoint: checkpoint)
+        }
+        let skipped = String(decoding: try PostgresJobRow.encode(checkpoint.skipped.map { ["item": $0.item, "reason": $0.reason] }),
+                             as: UTF8.self)
+        let committed = try statement { connection in
+            try connection.query(
+                Statements.commitChunkWithProgress, lease.jobID.rawValue, lease.chunkIndex, lease.epoch, lease.worker,
+                checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName,
+                try PostgresJobRow.encode(checkpoint.progress), checkpoint.progress.fraction, checkpoint.kind,
+                checkpoint.stage.rawValue, checkpoint.progress.costs.estimate(for: checkpoint.stage), skipped,
+                BadItem.Outcome.skipped.rawValue
+            ).isEmpty == false
+        }
+        return committed ? .committed : try refuse(lease)
+    }
+
+    /// The package stage's commit: marks it done and completes the job, in one transaction.
+    private func commitPackage(_ lease: ChunkLease, checkpoint: Checkpoint) throws -> LeaseCommit {
+        let committed = try transaction { connection in
             let marked = try connection.query(
                 Statements.commitChunk, lease.jobID.rawValue, lease.chunkIndex, lease.epoch, lease.worker,
                 checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName)
-            let detail = ["epoch": String(lease.epoch), "worker": lease.worker, "output": lease.outputName]
-            guard marked.rowsAffected == 1 else {
-                // The same commit, already applied: its acknowledgement was lost with the connection
-                // and the call ran again. Refusing it would make the worker delete a committed output.
-                let current = try connection.query(Statements.chunkOutput, lease.jobID.rawValue, lease.chunkIndex).first
-                if let current, try current["done"] as Bool, try current["output"] as String? == lease.outputName {
-                    return .committed
-                }
-                try Self.append(JournalEntry(jobID: lease.jobID, event: .commitRefused,
-                                             detail: detail.merging(["chunk": String(lease.chunkIndex)]) { $1 }),
-                                on: connection)
-                return .refused
-            }
-            guard lease.chunkIndex != Self.packageIndex else {
-                try Self.apply(StateChange(state: .completed, progress: checkpoint.progress, clearsCancel: true), to: lease.jobID,
-                               journal: JournalEntry(jobID: lease.jobID, event: .ended,
-                                                     detail: detail.merging(["outcome": "completed"]) { $1 }),
-                               on: connection)
+            guard marked.rowsAffected == 1 else { return false }
+            try Self.apply(StateChange(state: .completed, progress: checkpoint.progress, clearsCancel: true), to: lease.jobID,
+                           journal: JournalEntry(jobID: lease.jobID, event: .ended, detail: [
+                               "epoch": String(lease.epoch), "worker": lease.worker, "output": lease.outputName,
+                               "outcome": "completed",
+                           ]),
+                           on: connection)
+            return true
+        }
+        return committed ? .committed : try refuse(lease)
+    }
+
+    /// What a commit that marked nothing says: `.committed` when the chunk is done with this lease's
+    /// output already (the same commit, applied, whose acknowledgement was lost with the connection:
+    /// refusing it would make the worker delete a committed output), else `.refused`, journalled.
+    private func refuse(_ lease: ChunkLease) throws -> LeaseCommit {
+        try transaction { connection in
+            let current = try connection.query(Statements.chunkOutput, lease.jobID.rawValue, lease.chunkIndex).first
+            if let current, try current["done"] as Bool, try current["output"] as String? == lease.outputName {
                 return .committed
             }
-            let stored = try connection.query(Statements.job, lease.jobID.rawValue).map(PostgresJobRow.record).first?.progress
-            let progress = stored.map { $0.fraction > checkpoint.progress.fraction ? $0 : checkpoint.progress }
-                ?? checkpoint.progress
-            try Self.record(checkpoint, progress: progress, firstDone: firstDone, detail: detail, on: connection)
-            return .committed
+            try Self.append(JournalEntry(jobID: lease.jobID, event: .commitRefused, detail: [
+                "chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
+                "output": lease.outputName,
+            ]), on: connection)
+            return .refused
         }
     }
 
     /// Gives the chunk back unfinished, if `lease` still holds it, so that any worker may claim it
-    /// at once (a stopping worker's chunks), and journals `released`.
+    /// at once (a stopping worker's chunks), and journals `released`. Like a renewal, a release does
+    /// not wait for the WAL flush: one lost in a server crash leaves the lease to expire and the
+    /// chunk to be rescued then.
     /// - Returns: whether the lease still held the chunk.
     @discardableResult
     public func release(_ lease: ChunkLease) throws -> Bool {
         try transaction { connection in
+            try connection.query(Statements.withoutWaitingForFlush)
             let released = try connection.query(Statements.releaseLease, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
                                                 lease.worker).rowsAffected == 1
             if released {
@@ -116,24 +150,42 @@ extension PostgresJobStore: LeasingJobStore {
 extension PostgresJobStore.Statements {
     /// `TaskResources.gpu`'s bit in a stored request's `requiredResources`.
     private static let gpu = TaskResources.gpu.rawValue
+    /// `$1` the job or NULL, `$2` the worker, `$3` the lease in seconds, `$4` whether the worker has
+    /// a GPU, `$5` the journal's time. Jobs are read in queue order and, for each, its first free
+    /// chunk from the index of unfinished chunks in claim order (the package stage last, and only
+    /// once it is the first unfinished one left), so a claim costs the same in a job of any size.
     static let claimChunk = PreparedStatement("mediajob_claim_chunk", """
         WITH next AS (
-            SELECT c.job_id, c.idx, c.lease_owner AS previous_owner
-            FROM chunks c JOIN jobs j ON j.id = c.job_id
-            WHERE j.state IN ('queued', 'running') AND NOT c.done
-                AND (c.lease_owner IS NULL OR c.lease_expires_at <= now())
-                AND ($1::text IS NULL OR c.job_id = $1::text)
+            SELECT c.job_id, c.idx, c.previous_owner
+            FROM jobs j CROSS JOIN LATERAL (
+                SELECT c.job_id, c.idx, c.lease_owner AS previous_owner
+                FROM chunks c
+                WHERE c.job_id = j.id AND NOT c.done
+                    AND (c.lease_owner IS NULL OR c.lease_expires_at <= now())
+                    AND (c.idx >= 0 OR (SELECT o.idx < 0 FROM chunks o WHERE o.job_id = j.id AND NOT o.done
+                                        ORDER BY o.idx < 0, o.idx LIMIT 1))
+                ORDER BY c.idx < 0, c.idx
+                LIMIT 1
+                FOR UPDATE OF c SKIP LOCKED
+            ) c
+            WHERE j.state IN ('queued', 'running')
+                AND ($1::text IS NULL OR j.id = $1::text)
                 AND ($4::boolean OR (convert_from(j.request, 'UTF8')::jsonb ->> 'requiredResources')::int & \(gpu) = 0)
-                AND (c.idx >= 0 OR NOT EXISTS (SELECT 1 FROM chunks o WHERE o.job_id = c.job_id AND o.idx >= 0 AND NOT o.done))
-            ORDER BY j.queue_seq, c.idx < 0, c.idx
+            ORDER BY j.queue_seq
             LIMIT 1
-            FOR UPDATE OF c SKIP LOCKED
+        ), claimed AS (
+            UPDATE chunks c SET epoch = c.epoch + 1,
+                attempt = c.attempt + CASE WHEN next.previous_owner IS NULL THEN 0 ELSE 1 END,
+                lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3)
+            FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx
+            RETURNING c.job_id, c.idx, c.plan, c.epoch, c.attempt, next.previous_owner
+        ), journalled AS (
+            INSERT INTO journal (job_id, at, event, detail)
+            SELECT job_id, $5, '\(JournalEntry.Event.claimed.rawValue)', jsonb_strip_nulls(jsonb_build_object(
+                'chunk', idx::text, 'epoch', epoch::text, 'worker', $2::text, 'rescued_from', previous_owner))::text
+            FROM claimed
         )
-        UPDATE chunks c SET epoch = c.epoch + 1,
-            attempt = c.attempt + CASE WHEN next.previous_owner IS NULL THEN 0 ELSE 1 END,
-            lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3)
-        FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx
-        RETURNING c.job_id, c.idx, c.plan, c.epoch, c.attempt, next.previous_owner
+        SELECT job_id, idx, plan, epoch, attempt FROM claimed
         """)
     static let renewLease = PreparedStatement("mediajob_renew_lease", """
         UPDATE chunks SET lease_expires_at = now() + make_interval(secs => $5)
@@ -145,8 +197,56 @@ extension PostgresJobStore.Statements {
             lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
         """)
+    /// A chunk's commit, all of it in one statement: `$1` job, `$2` chunk, `$3` epoch, `$4` worker,
+    /// `$5` cost, `$6` executor, `$7` the time, `$8` output, `$9` progress and `$10` its fraction,
+    /// `$11` kind, `$12` stage and `$13` its learned cost, `$14` the skipped items (a JSON array of
+    /// `item` and `reason`) with `$15` their outcome. Marks the chunk done if the lease still holds
+    /// it, and only then counts it done on its job (a row lock that orders one job's commits),
+    /// stores the progress unless the stored one is further, replaces the chunk's skipped items,
+    /// learns the cost, and journals the job's first progress (when it is its first chunk done)
+    /// and the checkpoint. Returns one row when it committed, none when the lease no longer held.
+    static let commitChunkWithProgress = PreparedStatement("mediajob_commit_chunk_with_progress", """
+        WITH marked AS (
+            UPDATE chunks SET done = true, cost_s = $5, executor = $6, done_at = $7, output = $8,
+                lease_owner = NULL, lease_expires_at = NULL
+            WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done AND idx >= 0
+            RETURNING job_id
+        ), counted AS (
+            UPDATE jobs j SET chunks_done = j.chunks_done + 1, updated_at = $7,
+                progress = CASE WHEN (convert_from(j.progress, 'UTF8')::jsonb #>> '{bar,fraction}')::float8 > $10
+                    THEN j.progress ELSE $9 END
+            FROM marked WHERE j.id = marked.job_id
+            RETURNING j.chunks_done, (convert_from(j.progress, 'UTF8')::jsonb #>> '{bar,fraction}')::float8 AS fraction
+        ), forgotten AS (
+            DELETE FROM bad_items b USING marked WHERE b.job_id = $1 AND b.chunk_idx = $2
+        ), skipped AS (
+            INSERT INTO bad_items (job_id, chunk_idx, position, item, reason, outcome)
+            SELECT $1, $2, s.position - 1, s.item ->> 'item', s.item ->> 'reason', $15
+            FROM marked, jsonb_array_elements($14::jsonb) WITH ORDINALITY s(item, position)
+        ), learned AS (
+            INSERT INTO cost_history (kind, stage, seconds_per_work, updated_at)
+            SELECT $11, $12, $13, $7 FROM marked
+            ON CONFLICT (kind, stage) DO UPDATE SET seconds_per_work = excluded.seconds_per_work,
+                updated_at = excluded.updated_at
+        ), journalled AS (
+            INSERT INTO journal (job_id, at, event, detail)
+            SELECT $1, $7, entry.event, entry.detail
+            FROM counted, LATERAL (VALUES
+                (1, '\(JournalEntry.Event.progressFirst.rawValue)', '{}'),
+                (2, '\(JournalEntry.Event.checkpoint.rawValue)', jsonb_build_object(
+                    'chunk', $2::text, 'epoch', $3::text, 'worker', $4::text, 'output', $8::text,
+                    'fraction', round(counted.fraction::numeric, 4)::text)::text)
+            ) entry(position, event, detail)
+            WHERE entry.position = 2 OR counted.chunks_done = 1
+            ORDER BY entry.position
+        )
+        SELECT 1 AS committed FROM marked
+        """)
     static let chunkOutput = PreparedStatement(
         "mediajob_chunk_output", "SELECT done, output FROM chunks WHERE job_id = $1 AND idx = $2")
+    /// Lets this transaction commit without waiting for the WAL flush (renewals and releases only).
+    static let withoutWaitingForFlush = PreparedStatement(
+        "mediajob_without_waiting_for_flush", "SELECT set_config('synchronous_commit', 'off', true)")
     static let releaseLease = PreparedStatement("mediajob_release_lease", """
         UPDATE chunks SET lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done

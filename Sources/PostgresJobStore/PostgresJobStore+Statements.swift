@@ -21,11 +21,21 @@ extension PostgresJobStore {
             """)
         static let chunks = PreparedStatement(
             "mediajob_chunks", "SELECT idx, plan, done, cost_s, executor, output FROM chunks WHERE job_id = $1 AND idx >= 0 ORDER BY idx")
-        static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT id FROM jobs WHERE id = $1 FOR UPDATE")
-        static let countDone = PreparedStatement(
-            "mediajob_count_done", "SELECT count(*) AS done FROM chunks WHERE job_id = $1 AND idx >= 0 AND done")
+        /// Locks the job's row, which orders the checkpoints of one job, and reads how many of its
+        /// chunks are done.
+        static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT chunks_done FROM jobs WHERE id = $1 FOR UPDATE")
+        /// Marks a chunk done (again, if it was: "already done" is tolerated) and says whether it was.
         static let markDone = PreparedStatement("mediajob_mark_done", """
-            UPDATE chunks SET done = true, cost_s = $3, executor = $4, done_at = $5 WHERE job_id = $1 AND idx = $2 AND idx >= 0
+            UPDATE chunks c SET done = true, cost_s = $3, executor = $4, done_at = $5
+            FROM chunks before
+            WHERE c.job_id = $1 AND c.idx = $2 AND c.idx >= 0 AND before.job_id = c.job_id AND before.idx = c.idx
+            RETURNING before.done AS was_done
+            """)
+        static let countChunkDone = PreparedStatement(
+            "mediajob_count_chunk_done", "UPDATE jobs SET chunks_done = chunks_done + 1 WHERE id = $1")
+        /// Counts the job's done chunks again, after a replan removed some (the only count, and a rare one).
+        static let recountChunksDone = PreparedStatement("mediajob_recount_chunks_done", """
+            UPDATE jobs SET chunks_done = (SELECT count(*) FROM chunks WHERE job_id = $1 AND idx >= 0 AND done) WHERE id = $1
             """)
         static let setProgress = PreparedStatement(
             "mediajob_set_progress", "UPDATE jobs SET progress = $2, updated_at = $3 WHERE id = $1")
@@ -41,9 +51,12 @@ extension PostgresJobStore {
         static let removeJournal = PreparedStatement("mediajob_remove_journal", "DELETE FROM journal WHERE job_id = $1")
         static let removeJob = PreparedStatement("mediajob_remove_job", "DELETE FROM jobs WHERE id = $1")
         static let resetChunks = PreparedStatement("mediajob_reset_chunks", """
-            UPDATE chunks SET done = false, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL,
-                lease_owner = NULL, lease_expires_at = NULL
-            WHERE job_id = $1
+            WITH reset AS (
+                UPDATE chunks SET done = false, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL,
+                    lease_owner = NULL, lease_expires_at = NULL
+                WHERE job_id = $1
+            )
+            UPDATE jobs SET chunks_done = 0 WHERE id = $1
             """)
         static let setSpec = PreparedStatement("mediajob_set_spec", """
             UPDATE jobs SET spec = $2, work_key = $3, progress = $4, updated_at = $5 WHERE id = $1

@@ -96,13 +96,16 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     public func checkpoint(_ checkpoint: Checkpoint) throws {
         try transaction { connection in
             let id = checkpoint.jobID.rawValue
-            let firstDone = try Self.lockJobCountingDone(checkpoint.jobID, on: connection) == 0
-            let marked = try connection.query(Statements.markDone, id, checkpoint.chunkIndex, checkpoint.costSeconds,
-                                              checkpoint.executor, Date().timeIntervalSince1970)
-            guard marked.rowsAffected == 1 else {
-                throw JobStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex)
+            guard let doneBefore: Int = try connection.query(Statements.lockJob, id).first?["chunks_done"] else {
+                throw JobStoreError.noSuchJob(checkpoint.jobID)
             }
-            try Self.record(checkpoint, progress: checkpoint.progress, firstDone: firstDone, on: connection)
+            let marked = try connection.query(Statements.markDone, id, checkpoint.chunkIndex, checkpoint.costSeconds,
+                                              checkpoint.executor, Date().timeIntervalSince1970).first
+            guard let marked else { throw JobStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
+            if try !(marked["was_done"] as Bool) {
+                try connection.query(Statements.countChunkDone, id)
+            }
+            try Self.record(checkpoint, firstDone: doneBefore == 0, on: connection)
         }
     }
 
@@ -150,6 +153,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             // An integer[] in PostgreSQL's text format: {3,4}.
             let redoing = "{" + replan.redoing.sorted().map(String.init).joined(separator: ",") + "}"
             try connection.query(Statements.removeChunksToRedo, id, redoing)
+            try connection.query(Statements.recountChunksDone, id)
             try connection.query(Statements.forgetBadItemsOfRemovedChunks, id)
             let first: Int = try connection.query(Statements.nextChunkIndex, id).first?["next"] ?? 0
             for (offset, chunk) in replan.chunks.enumerated() {
@@ -202,13 +206,19 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     /// (serialization failure or deadlock, up to three tries), and once more on a remade
     /// connection when the old one was lost (see ``reconnect()``).
     func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        try statement { connection in try connection.withTransaction { try body(connection) } }
+    }
+
+    /// Runs `body`, which runs one statement (a transaction of its own, without `BEGIN` and `COMMIT`
+    /// around it: one round trip), on the store's connection, again as ``transaction(_:)`` does.
+    func statement<T>(_ body: (Connection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         var racesLost = 0
         var reconnected = false
         while true {
             do {
-                return try connection.withTransaction { try body(connection) }
+                return try body(connection)
             } catch let error as PostgresError where error.isRetryable && racesLost < 2 {
                 racesLost += 1
             } catch let error as PostgresError where error.kind == .connectionLost && !reconnected {
@@ -257,18 +267,10 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         if let event { try append(event, on: connection) }
     }
 
-    /// Locks the job's row, which orders the checkpoints of one job so that exactly one of them is
-    /// the first, and counts its chunks done.
-    /// - Throws: ``JobStoreError/noSuchJob(_:)``.
-    static func lockJobCountingDone(_ id: JobID, on connection: Connection) throws -> Int64 {
-        guard try connection.query(Statements.lockJob, id.rawValue).count == 1 else { throw JobStoreError.noSuchJob(id) }
-        return try connection.query(Statements.countDone, id.rawValue).first?["done"] ?? 0
-    }
-
     /// Stores the job's progress and the items the chunk skipped, learns the chunk's cost, and
-    /// journals the checkpoint (and the job's first progress), with `detail` added to the checkpoint's entry.
-    static func record(_ checkpoint: Checkpoint, progress: ProgressSnapshot, firstDone: Bool, detail: [String: String] = [:],
-                       on connection: Connection) throws {
+    /// journals the checkpoint (and the job's first progress).
+    private static func record(_ checkpoint: Checkpoint, firstDone: Bool, on connection: Connection) throws {
+        let progress = checkpoint.progress
         try replaceBadItems(checkpoint.skipped, outcome: .skipped, of: checkpoint.jobID, chunk: checkpoint.chunkIndex,
                             on: connection)
         try connection.query(Statements.setProgress, checkpoint.jobID.rawValue, try PostgresJobRow.encode(progress),
@@ -276,10 +278,10 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         try learn([checkpoint.stage: checkpoint.progress.costs.estimate(for: checkpoint.stage)], kind: checkpoint.kind,
                   on: connection)
         if firstDone { try append(JournalEntry(jobID: checkpoint.jobID, event: .progressFirst), on: connection) }
-        try append(JournalEntry(jobID: checkpoint.jobID, event: .checkpoint, detail: detail.merging([
+        try append(JournalEntry(jobID: checkpoint.jobID, event: .checkpoint, detail: [
             "chunk": String(checkpoint.chunkIndex),
             "fraction": String(format: "%.4f", progress.fraction),
-        ]) { $1 }), on: connection)
+        ]), on: connection)
     }
 
     /// Replaces the bad items of one chunk (or of the package stage, `chunk` nil) with `items`.

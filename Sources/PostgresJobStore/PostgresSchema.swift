@@ -105,6 +105,20 @@ enum PostgresSchema {
             """,
             "CREATE INDEX bad_items_by_job ON bad_items (job_id, chunk_idx, position)",
         ]),
+        // Costs independent of a job's size: `chunks_done` counts a job's done chunks (the package
+        // stage not among them) as they are marked, instead of a count at every checkpoint; the
+        // partial index holds only unfinished chunks, in the order a claim takes them (the package
+        // stage last), so a claim reads the first few entries of one job instead of sorting them all;
+        // and claimable jobs are read in queue order from an index of their own. The index leaves the
+        // lease columns out, so renewals stay cheap (heap-only updates).
+        Migration("6-counters-and-claim-order", [
+            "ALTER TABLE jobs ADD COLUMN chunks_done integer NOT NULL DEFAULT 0",
+            """
+            UPDATE jobs j SET chunks_done = (SELECT count(*) FROM chunks c WHERE c.job_id = j.id AND c.idx >= 0 AND c.done)
+            """,
+            "CREATE INDEX chunks_unfinished_in_claim_order ON chunks (job_id, (idx < 0), idx) WHERE NOT done",
+            "CREATE INDEX jobs_claimable_in_queue_order ON jobs (queue_seq) WHERE state IN ('queued', 'running')",
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).

@@ -37,6 +37,29 @@ struct PostgresSchemaTests {
         }
     }
 
+    @Test func aStoreMadeBeforeDoneChunksWereCountedCountsThemWhenItMigrates() throws {
+        try PostgresTestSchema.with { schema in
+            let job: JobRecord
+            do {
+                let old = try PostgresJobStore(schema.url, settings: ["search_path": schema.name], migrations: 5)
+                job = try old.insert(try makeJob(state: .running), chunks: makeChunks(3))
+                // Two chunks done, as a store of that version left them.
+                try schema.connect().query("UPDATE chunks SET done = true WHERE job_id = $1 AND idx IN (0, 1)", job.id.rawValue)
+            }
+
+            let store = try schema.openStore()
+            let last = try #require(try store.claimChunk(worker: "w", lease: .seconds(60)))
+            #expect(last.chunkIndex == 2)
+            let snapshot = progress(after: job.progress, total: 3, stage: last.plan.stage, cost: 1)
+            #expect(try store.commit(last, checkpoint: Checkpoint(
+                jobID: job.id, chunkIndex: 2, stage: last.plan.stage, kind: job.kind, costSeconds: 1, executor: "cpu",
+                progress: snapshot)) == .committed)
+            #expect(!(try store.journal(of: job.id).map(\.event).contains(.progressFirst)),
+                    "the two chunks done before the migration are counted, so the third is not the first")
+            #expect(try store.claimChunk(worker: "w", lease: .seconds(60))?.chunkIndex == PostgresJobStore.packageIndex)
+        }
+    }
+
     @Test func storesOpenedAtOnceApplyEachMigrationExactlyOnce() throws {
         try PostgresTestSchema.with { schema in
             let opened = Mutex(0)
