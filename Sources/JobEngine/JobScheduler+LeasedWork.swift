@@ -62,6 +62,21 @@ extension JobScheduler {
                           executor: nil, progress: tracker.snapshot)
     }
 
+    /// How many of `job`'s chunks this process runs at once under leases: ``chunksAtOnce``, at most
+    /// what the job's kind allows.
+    package func leasedSlots(for job: JobRecord) -> Int {
+        chunksAtOnce(for: registeredKind(for: job.request.identifier))
+    }
+
+    /// Shows `job`'s progress as stored on `task` (the bar of the process that submitted the job,
+    /// while workers share it), with the committed count in the subtitle when the kind asks for it.
+    package func showStoredProgress(of job: JobRecord, on task: ContinuedTask) {
+        if registeredKind(for: job.request.identifier)?.showsCountsInSubtitle == true {
+            task.updateTitle(task.title, subtitle: JobRunner.subtitle(for: job.progress))
+        }
+        task.publish(job.progress)
+    }
+
     /// Removes a completed job's workspace (the packager calls this once its commit completed the job).
     package func removeWorkspace(of job: JobRecord) {
         try? Workspace(directory: URL(fileURLWithPath: job.workspace)).remove()

@@ -70,6 +70,17 @@ struct CommandContext: Sendable {
         return scheduler
     }
 
+    /// `--lease`: how long a chunk claimed from a PostgreSQL store is held without renewal, from
+    /// 0.1 s to a day (default 30 s).
+    func leaseDuration() throws -> Duration {
+        guard let text = arguments.value("lease") else { return .seconds(30) }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 86_400 else {
+            throw UsageError("--lease takes seconds between 0.1 and 86400, such as 30 or 2.5, got '\(text)'",
+                             command: arguments.command)
+        }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
     /// The inputs (files and folders) and `--output DIR` of a batch command.
     func batch() throws -> (items: [InputItem], output: String) {
         guard !arguments.positionals.isEmpty else {

@@ -31,12 +31,14 @@ enum CommonOptions {
     ] + submitting
 
     static let detach = OptionSpec.flag("detach", "store the job, print its id and exit; `mediajob worker` processes run it")
+    static let lease = OptionSpec.option("lease", "SECONDS",
+                                         "how long a chunk claimed under a lease is held without renewal (default 30)")
 
     /// The options every job-running command takes.
     static let running = [stateDir, store, strategy, maxJobs, json]
 
-    /// The options of commands that submit new work: the running ones and `--detach`.
-    static let submitting = running + [detach]
+    /// The options of commands that submit new work: the running ones, `--detach` and `--lease`.
+    static let submitting = running + [detach, lease]
 
     /// Where jobs are: the options every command that reads or changes jobs takes.
     static let jobStore = [stateDir, store]

@@ -1,6 +1,7 @@
 import Foundation
 import JobEngine
 import MediaJobs
+import PostgresJobStore
 import TaskContract
 
 /// Runs a job this process owns in the foreground: says what it will produce, shows progress,
@@ -8,6 +9,13 @@ import TaskContract
 struct JobSession {
     let context: CommandContext
     let scheduler: JobScheduler
+
+    /// Whether a job submitted here is stored with no owning process, for workers to run: with
+    /// `--detach`, and always with a PostgreSQL store, where this process works on the job as one
+    /// of them (so that the job outlives it, and no state folder takes it for interrupted).
+    var submitsForWorkers: Bool {
+        context.arguments.has("detach") || scheduler.store is PostgresJobStore
+    }
 
     /// Submits `spec` as a new job of `kind` (its title `title`) and runs it in the foreground.
     /// With `gpu`, the job requires the GPU when that is `on`, and, when `announcing`, says where
@@ -17,7 +25,7 @@ struct JobSession {
         let request = try TaskRequest(identifier: MediaJobKinds.identifier(kind), title: title, subtitle: "starting",
                                       strategy: try context.strategy(), requiredResources: gpu?.requiredResources ?? [])
         return try await run {
-            let submission = try scheduler.submit(request, spec: spec, detached: context.arguments.has("detach"))
+            let submission = try scheduler.submit(request, spec: spec, detached: submitsForWorkers)
             if let gpu, announcing { context.announceRendering(gpu) }
             return submission
         }
@@ -28,6 +36,7 @@ struct JobSession {
     /// Ctrl-C is a stop from here on: while the job is planned, and then while it runs.
     func run(submitting submit: () throws -> Submission) async throws -> Int32 {
         let detach = context.arguments.has("detach")
+        let lease = try context.leaseDuration()
         let stop = SessionStop(context: context, scheduler: scheduler)
         defer { stop.cancel() }
         let submission: Submission
@@ -50,6 +59,9 @@ struct JobSession {
             context.console.err("Job \(handle.id.short) is stored; the workers sharing the store run it (mediajob worker).")
             return ExitCode.completed
         case .created(let handle):
+            if let store = scheduler.store as? PostgresJobStore {
+                return await LeasedJobSession(session: self, store: store, lease: lease).run(handle, stop: stop)
+            }
             return await run(handle, verb: "Starting", stop: stop)
         case .existing(let job):
             let advice = JobDescription.nextStep(job, stateDirArgument: context.stateDirectoryArgument) ?? ""
@@ -70,12 +82,9 @@ struct JobSession {
     }
 
     private func run(_ handle: JobHandle, verb: String, stop: SessionStop) async -> Int32 {
-        let console = context.console
         let job = handle.record
         announce(handle, verb: verb)
-        let reporter = ProgressReporter(style: context.json ? .json : (console.isTerminal ? .terminal : .plain),
-                                        console: console, jobID: job.id.rawValue)
-        reporter.attach(to: handle.task)
+        let reporter = progressReporter(for: handle)
         stop.attach(handle, reporter: reporter)
         let outcome = await scheduler.run(handle)
         stop.cancel()
@@ -84,7 +93,17 @@ struct JobSession {
         return ExitCode.of(outcome)
     }
 
-    private func announce(_ handle: JobHandle, verb: String) {
+    /// The reporter of `handle`'s progress, in the style the console and `--json` ask for, attached to its task.
+    func progressReporter(for handle: JobHandle) -> ProgressReporter {
+        let console = context.console
+        let reporter = ProgressReporter(style: context.json ? .json : (console.isTerminal ? .terminal : .plain),
+                                        console: console, jobID: handle.id.rawValue)
+        reporter.attach(to: handle.task)
+        return reporter
+    }
+
+    /// Says which job starts, what it makes, and how long it should take (an event with `--json`).
+    func announce(_ handle: JobHandle, verb: String) {
         let job = handle.record
         let estimate = (try? scheduler.estimatedSeconds(for: handle.id)).map { ProgressReporter.duration($0) } ?? "unknown"
         if context.json {
@@ -100,7 +119,8 @@ struct JobSession {
         }
     }
 
-    private func report(_ outcome: TaskOutcome, of handle: JobHandle, resumeHint: String) {
+    /// Says how the job ended and what to do next (an event with `--json`).
+    func report(_ outcome: TaskOutcome, of handle: JobHandle, resumeHint: String) {
         let console = context.console
         let job = (try? scheduler.store.job(handle.id)) ?? handle.record
         if context.json {

@@ -4,9 +4,10 @@ import JobEngine
 import Synchronization
 import TaskContract
 
-/// A worker process's loop (`mediajob worker`): its slots claim chunks of any job in a shared
-/// store (PostgreSQL across machines, or the state folder's SQLite store on one), run them through the job's kind, renew each lease every third of its length,
-/// and commit under the lease's epoch (DESIGN.md §10).
+/// A worker's loop (`mediajob worker`, and the process that submitted a job): its slots claim
+/// chunks of any job in a shared store (PostgreSQL across machines, or the state folder's SQLite
+/// store on one), or of one job only, run them through the job's kind, renew each lease every
+/// third of its length, and commit under the lease's epoch (DESIGN.md §10).
 ///
 /// A chunk whose lease could not be renewed before it ran out (the database was unreachable, or
 /// another worker took the chunk over) is stopped and never committed: the worker fences itself.
@@ -20,6 +21,8 @@ final class LeaseWorker: Sendable {
     let slots: Int
     let lease: Duration
     let hasGPU: Bool
+    /// The only job whose chunks this worker claims (the submitting process's own), or `nil` for any job.
+    let job: JobID?
     let console: Console
     /// How long an idle slot waits before it looks for a free chunk again.
     let idleWait = Duration.milliseconds(200)
@@ -27,47 +30,87 @@ final class LeaseWorker: Sendable {
     private let stopping = Atomic(false)
     private let inFlight = Mutex<[Int: (lease: ChunkLease, task: ContinuedTask)]>([:])
 
-    init(scheduler: JobScheduler, store: any LeasingJobStore, slots: Int, lease: Duration, hasGPU: Bool, console: Console) {
+    init(scheduler: JobScheduler, store: any LeasingJobStore, slots: Int, lease: Duration, hasGPU: Bool, job: JobID? = nil,
+         console: Console) {
         self.scheduler = scheduler
         self.store = store
         self.name = "\(ProcessInfo.processInfo.hostName):\(getpid())"
         self.slots = slots
         self.lease = lease
         self.hasGPU = hasGPU
+        self.job = job
         self.console = console
     }
 
-    /// Works until stopped; returns once every slot reached its boundary.
+    /// Works until stopped by SIGINT/SIGTERM; returns once every slot reached its boundary.
     func run() async {
         let signals = StopSignals(first: { [self] in
-            stopping.store(true, ordering: .sequentiallyConsistent)
+            stop()
             console.err("Stopping: no more claims; finishing \(Plural.of(inFlight.withLock { $0.count }, "chunk")) in flight "
                 + "(stop again to give them back at once).")
         }, second: { [self] in releaseAtOnce() })
         defer { signals.cancel() }
         console.err("Worker \(name) is taking chunks: \(Plural.of(slots, "slot")), leases of \(lease)"
             + (hasGPU ? ", with a GPU." : "."))
-        await withTaskGroup(of: Void.self) { group in
-            for slot in 0..<slots { group.addTask { await self.work(slot: slot) } }
-        }
+        await work()
         console.err("Worker \(name) stopped.")
     }
 
-    /// One slot: claim, run, commit, until stopped.
+    /// Runs the slots until ``stop()`` (and, for one job only, until that job is no longer queued
+    /// or running); returns once every slot reached its boundary.
+    func work() async {
+        await withTaskGroup(of: Void.self) { group in
+            for slot in 0..<slots { group.addTask { await self.work(slot: slot) } }
+        }
+    }
+
+    /// Claims nothing more; the chunks in flight go on to their boundary.
+    func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Claims nothing more and stops the chunks in flight at their next stop check; they are given
+    /// back unfinished.
+    func stopChunksInFlight() {
+        stop()
+        for task in inFlight.withLock({ $0.values.map(\.task) }) { task.expire() }
+    }
+
+    /// Gives every chunk in flight back now, so that other workers can claim it without waiting
+    /// for its lease to run out.
+    /// - Returns: how many were given back.
+    @discardableResult
+    func releaseChunksInFlight() -> Int {
+        let held = inFlight.withLock { $0.values.map(\.lease) }
+        for claimed in held { giveBack(claimed) }
+        return held.count
+    }
+
+    /// One slot: claim, run, commit, until stopped (or until the one job it works on ended).
     private func work(slot: Int) async {
         while !stopping.load(ordering: .sequentiallyConsistent) {
             let claimed: ChunkLease?
             do {
-                claimed = try store.claimChunk(worker: name, lease: lease, job: nil, hasGPU: hasGPU)
+                claimed = try store.claimChunk(worker: name, lease: lease, job: job, hasGPU: hasGPU)
             } catch {
                 console.err("Worker \(name): could not claim a chunk: \(error.personMessage); trying again.")
                 claimed = nil
             }
             guard let claimed else {
+                if let job, !isLive(job) { return }
                 try? await Task.sleep(for: idleWait)
                 continue
             }
             await run(claimed, slot: slot)
+        }
+    }
+
+    /// Whether `job` may still have chunks to claim: it is queued or running (or cannot be read now).
+    private func isLive(_ job: JobID) -> Bool {
+        do {
+            return try store.job(job)?.state.isLive ?? false
+        } catch {
+            return true
         }
     }
 
@@ -169,12 +212,10 @@ final class LeaseWorker: Sendable {
         console.err("Worker \(name): chunk \(chunk.chunkIndex) of job \(job.id.short) failed: \(error.personMessage).")
     }
 
-    /// The second stop: every chunk in flight is given back now, so that other workers can claim
-    /// it without waiting for its lease to run out, and the process ends.
+    /// The second stop: every chunk in flight is given back now and the process ends.
     private func releaseAtOnce() {
-        let held = inFlight.withLock { $0.values.map(\.lease) }
-        for claimed in held { giveBack(claimed) }
-        console.err("Worker \(name) stopped at once: gave back \(Plural.of(held.count, "chunk")).")
+        let count = releaseChunksInFlight()
+        console.err("Worker \(name) stopped at once: gave back \(Plural.of(count, "chunk")).")
         _exit(0)
     }
 }

@@ -41,7 +41,7 @@ enum SelfTestCommand: Command {
         let scheduler = try context.openScheduler()
         let request = try TaskRequest(identifier: MediaJobKinds.identifier("selftest"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy())
-        return try await JobSession(context: context, scheduler: scheduler)
-            .run { try scheduler.submit(request, spec: spec, detached: context.arguments.has("detach")) }
+        let session = JobSession(context: context, scheduler: scheduler)
+        return try await session.run { try scheduler.submit(request, spec: spec, detached: session.submitsForWorkers) }
     }
 }

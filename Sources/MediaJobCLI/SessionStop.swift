@@ -21,8 +21,10 @@ final class SessionStop {
     }
 
     /// Hands over the job once it is recorded; a stop asked for meanwhile reaches it now.
-    func attach(_ handle: JobHandle, reporter: ProgressReporter) {
-        target.attach(handle, reporter: reporter)
+    /// - Parameter releasing: what the second signal does before it ends the process, besides
+    ///   pausing the job (a process working under leases gives its chunks back).
+    func attach(_ handle: JobHandle, reporter: ProgressReporter, releasing: (@Sendable () -> Void)? = nil) {
+        target.attach(handle, reporter: reporter, releasing: releasing)
     }
 
     /// Stops listening and restores the signals' default actions.
@@ -35,7 +37,7 @@ final class SessionStop {
 /// What the stop signals act on: nothing yet while the job is planned, then the job.
 private final class StopTarget: Sendable {
     private struct State {
-        var job: (handle: JobHandle, reporter: ProgressReporter)?
+        var job: (handle: JobHandle, reporter: ProgressReporter, releasing: (@Sendable () -> Void)?)?
         var stopAsked = false
     }
 
@@ -48,9 +50,9 @@ private final class StopTarget: Sendable {
         self.scheduler = scheduler
     }
 
-    func attach(_ handle: JobHandle, reporter: ProgressReporter) {
+    func attach(_ handle: JobHandle, reporter: ProgressReporter, releasing: (@Sendable () -> Void)?) {
         let stopAsked = state.withLock { state in
-            state.job = (handle, reporter)
+            state.job = (handle, reporter, releasing)
             return state.stopAsked
         }
         if stopAsked { handle.task.expire() }
@@ -72,10 +74,11 @@ private final class StopTarget: Sendable {
 
     func stopNow() -> Never {
         let console = context.console
-        guard let (handle, reporter) = state.withLock({ $0.job }) else {
+        guard let (handle, reporter, releasing) = state.withLock({ $0.job }) else {
             console.err("Stopped while planning; no job was recorded. Run the same command again to start it.")
             Self.end()
         }
+        releasing?()
         try? scheduler.pauseNow(handle)
         reporter.finishLine()
         if context.json { console.json(["event": "paused", "job_id": handle.id.rawValue, "outcome": "paused"]) }

@@ -12,7 +12,7 @@ enum WorkerCommand: Command {
     static let discussion = """
         Claims chunks of any queued or running job in the store, runs them, and records each one
         done under its lease, until stopped. Jobs submitted with --detach are run by workers
-        alone. Each chunk is leased for --lease seconds and the lease is renewed every third of
+        alone; others by the workers and the process that submitted them. Each chunk is leased for --lease seconds and the lease is renewed every third of
         that; a worker that cannot renew stops the chunk and drops its work, and another worker
         takes the chunk over once the lease has run out.
 
@@ -30,15 +30,14 @@ enum WorkerCommand: Command {
         """
     static let options: [OptionSpec] = [
         .option("slots", "N", "chunks this worker runs at once (default: from CPUs and memory)"),
-        .option("lease", "SECONDS", "how long a claimed chunk is held without renewal (default 30)"),
-        CommonOptions.gpu, CommonOptions.verbose,
+        CommonOptions.lease, CommonOptions.gpu, CommonOptions.verbose,
     ] + CommonOptions.jobStore
     static let runsJobs = true
 
     static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
         let slots = try context.arguments.integer("slots", in: 1...1024) ?? context.chunkParallelism
-        let lease = try leaseSeconds(context.arguments.value("lease"))
+        let lease = try context.leaseDuration()
         let hasGPU: Bool
         switch try context.gpuPreference() {
         case .off: hasGPU = false
@@ -54,17 +53,8 @@ enum WorkerCommand: Command {
         }
         let scheduler = try context.openScheduler()
         guard let store = scheduler.store as? any LeasingJobStore else { return ExitCode.failed }
-        await LeaseWorker(scheduler: scheduler, store: store, slots: slots, lease: .milliseconds(Int(lease * 1000)),
-                          hasGPU: hasGPU, console: context.console).run()
+        await LeaseWorker(scheduler: scheduler, store: store, slots: slots, lease: lease, hasGPU: hasGPU,
+                          console: context.console).run()
         return ExitCode.completed
-    }
-
-    /// Reads `--lease`: seconds, at least 0.1 (default 30).
-    private static func leaseSeconds(_ text: String?) throws -> Double {
-        guard let text else { return 30 }
-        guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 86_400 else {
-            throw UsageError("--lease takes seconds between 0.1 and 86400, such as 30 or 2.5, got '\(text)'", command: name)
-        }
-        return seconds
     }
 }

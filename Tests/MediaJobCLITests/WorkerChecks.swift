@@ -23,14 +23,7 @@ func submitDetached(units: Int, unitMilliseconds: Int, in fixture: CLIFixture, s
 /// the workers claimed, each chunk and the package stage once.
 func expectWorkersRanEveryUnitOnce(_ workers: [CLIProcess], units: Int, job id: JobID, in store: any JobStore,
                                    fixture: CLIFixture) throws {
-    // A stop before a worker has set up its handling of signals would end it as SIGTERM does any process.
-    for worker in workers { #expect(worker.waitForStderr(containing: "is taking chunks")) }
-    for worker in workers { worker.send(SIGTERM) }
-    for worker in workers {
-        let ended = worker.finish("stop after SIGTERM")
-        #expect(ended.status == 0, "\(ended.stderr)")
-        #expect(ended.stderr.contains("stopped."), "\(ended.stderr)")
-    }
+    stopWorkers(workers)
 
     let result = try fixture.result()
     #expect(result.committed == Array(0..<units))
@@ -45,6 +38,19 @@ func expectWorkersRanEveryUnitOnce(_ workers: [CLIProcess], units: Int, job id: 
     let pids = Set(workers.map { String($0.pid) })
     #expect(claims.allSatisfy { pids.contains(String($0.detail["worker"]?.split(separator: ":").last ?? "")) },
             "only the workers claimed: \(claims.map { $0.detail["worker"] ?? "?" })")
+}
+
+/// Stops `workers` with SIGTERM once each has started taking chunks, and checks that each exits 0
+/// saying it stopped.
+func stopWorkers(_ workers: [CLIProcess]) {
+    // A stop before a worker has set up its handling of signals would end it as SIGTERM does any process.
+    for worker in workers { #expect(worker.waitForStderr(containing: "is taking chunks")) }
+    for worker in workers { worker.send(SIGTERM) }
+    for worker in workers {
+        let ended = worker.finish("stop after SIGTERM")
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(ended.stderr.contains("stopped."), "\(ended.stderr)")
+    }
 }
 
 /// Checks the journal of a job completed after a worker (process `pid`) was killed holding
@@ -67,4 +73,9 @@ func leaseCheck(_ journal: [JournalEntry], of id: JobID, in store: any JobStore)
     var keys = Dictionary(uniqueKeysWithValues: try store.chunks(of: id).map { ($0.index, $0.plan.key) })
     keys[ChunkLease.packageIndex] = "package"
     return LeaseJournalCheck(journal, chunkKeys: keys)
+}
+
+/// The processes (their pids) that claimed chunks of a job, from its journal.
+func claimingProcesses(_ journal: [JournalEntry]) -> Set<String> {
+    Set(journal.filter { $0.event == .claimed }.compactMap { $0.detail["worker"]?.split(separator: ":").last.map(String.init) })
 }

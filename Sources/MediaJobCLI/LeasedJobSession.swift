@@ -1,0 +1,71 @@
+import GPURender
+import JobEngine
+import PostgresJobStore
+import TaskContract
+
+/// A job submitted to a PostgreSQL store, run in the foreground by the process that submitted it:
+/// the process works on it as one more worker on that job alone, claiming its chunks under the
+/// same leases as `mediajob worker` (DESIGN.md §10), so that workers on any machine share them and
+/// finish them if this process dies. The bar shows the job's progress as stored, whoever's
+/// commits move it, and the process ends with the job's outcome, as a job run alone does.
+///
+/// Ctrl-C pauses the job, as it does a job run alone: this process stops its chunks in flight and
+/// gives them back, and no worker claims anything more of the job; a second Ctrl-C gives them back
+/// at once and ends the process.
+struct LeasedJobSession {
+    let session: JobSession
+    let store: PostgresJobStore
+    /// How long this process's claims last without renewal (`--lease`).
+    let lease: Duration
+    /// How often the bar reads the job's progress from the store.
+    static let progressInterval = Duration.milliseconds(250)
+
+    /// Works on `handle`'s job until it ends (or is stopped), and returns the exit code.
+    func run(_ handle: JobHandle, stop: SessionStop) async -> Int32 {
+        let context = session.context
+        let scheduler = session.scheduler
+        let requiresGPU = handle.record.request.requiredResources.contains(.gpu)
+        let worker = LeaseWorker(scheduler: scheduler, store: store, slots: scheduler.leasedSlots(for: handle.record),
+                                 lease: lease, hasGPU: requiresGPU && GPUSelection.current().renderer != nil,
+                                 job: handle.id, console: context.console)
+        session.announce(handle, verb: "Starting")
+        let reporter = session.progressReporter(for: handle)
+        handle.task.expirationHandler = { worker.stopChunksInFlight() }
+        stop.attach(handle, reporter: reporter, releasing: { worker.releaseChunksInFlight() })
+        let following = Task { await follow(handle) }
+        await worker.work()
+        following.cancel()
+        let shown = await following.value
+        stop.cancel()
+
+        if handle.task.isExpired { pauseIfLive(handle) }
+        let job = (try? store.job(handle.id)) ?? handle.record
+        let outcome = job.outcome ?? .paused
+        if job.progress != shown { scheduler.showStoredProgress(of: job, on: handle.task) }
+        handle.task.setTaskCompleted(outcome)
+        reporter.finishLine()
+        session.report(outcome, of: handle, resumeHint: "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)")
+        return ExitCode.of(outcome)
+    }
+
+    /// Shows the stored progress on the job's task whenever it moved, until cancelled.
+    /// - Returns: the progress shown last.
+    private func follow(_ handle: JobHandle) async -> ProgressSnapshot? {
+        var shown: ProgressSnapshot?
+        while !Task.isCancelled {
+            if let job = try? store.job(handle.id), job.progress != shown {
+                session.scheduler.showStoredProgress(of: job, on: handle.task)
+                shown = job.progress
+            }
+            try? await Task.sleep(for: Self.progressInterval)
+        }
+        return shown
+    }
+
+    /// Ctrl-C: the job is paused, unless it ended meanwhile; workers claim nothing more of it.
+    private func pauseIfLive(_ handle: JobHandle) {
+        guard let job = try? store.job(handle.id), job.state.isLive else { return }
+        try? store.transition(handle.id, to: StateChange(state: .paused, clearsCancel: true),
+                              journal: JournalEntry(jobID: handle.id, event: .ended, detail: ["outcome": "paused"]))
+    }
+}
