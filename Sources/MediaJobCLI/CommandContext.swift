@@ -13,11 +13,13 @@ struct CommandContext: Sendable {
     let environment: [String: String]
     let console: Console
 
-    /// What media jobs run with in this process: the GPU that probing selected, libvips'
-    /// temporary files in the state folder's `tmp`, the monotonic clock.
+    /// What media jobs run with in this process: the GPU that probing selected (none under
+    /// `--gpu off`, so that a worker started with it renders every job's pictures on the CPU, `auto`
+    /// ones included), libvips' temporary files in the state folder's `tmp`, the monotonic clock.
     var media: MediaEnvironment {
-        MediaEnvironment(renderer: { GPUSelection.current().renderer },
-                         temporaryDirectory: stateDirectory.appendingPathComponent("tmp"))
+        let usesGPU = (try? gpuPreference()) != .off
+        return MediaEnvironment(renderer: { usesGPU ? GPUSelection.current().renderer : nil },
+                                temporaryDirectory: stateDirectory.appendingPathComponent("tmp"))
     }
 
     /// Whether `--json` was given.

@@ -178,6 +178,35 @@ import Testing
         }
     }
 
+    /// A job submitted with `--gpu auto` renders on a worker's GPU (lavapipe here) unless the worker
+    /// was started with `--gpu off`: then every chunk records the CPU. The same project through a
+    /// worker with `--gpu auto` records the GPU for its photos and segments (so the first half
+    /// could fail).
+    @Test func aWorkerStartedWithGPUOffRendersAutoJobsOnTheCPU() async throws {
+        try await PostgresTestSchema.with { schema in
+            let fixture = CLIFixture()
+            let store = schema.storeURL
+            let project = try GPUPathTests.project(in: fixture)
+            let reader = try PostgresJobStore(store)
+            var executors: [String: [String]] = [:]
+            for gpu in ["off", "auto"] {
+                let submitted = try fixture.run("export", [project, "--output", fixture.folder.path("\(gpu).zip"), "--store", store,
+                                                           "--detach", "--json"], environment: GPUPathTests.software)
+                #expect(submitted.status == 0, "\(submitted.stderr)")
+                let id = JobID(rawValue: try #require(submitted.events.first?[string: "job_id"]))
+                let worker = try CLIProcess(["worker", "--store", store, "--gpu", gpu, "--slots", "1",
+                                             "--state-dir", fixture.folder.path("worker-\(gpu)")], environment: GPUPathTests.software)
+                try await waitUntil("job \(id.short) is completed by the worker with --gpu \(gpu)", limit: .seconds(300)) {
+                    try reader.job(id)?.state == .completed
+                }
+                stopWorkers([worker])
+                executors[gpu] = try reader.chunks(of: id).compactMap(\.executor)
+            }
+            #expect(executors["off"].map(Set.init) == ["cpu"], "\(executors)")
+            #expect(executors["auto"]?.contains("gpu") == true, "\(executors)")
+        }
+    }
+
     /// Starts a one-slot worker named `name` (its own state folder) whose `hit`-th pass of fault
     /// point `point` is held, and waits until it is held there.
     private func heldWorker(_ name: String, at point: String, hit: Int, lease: String, in fixture: CLIFixture,
