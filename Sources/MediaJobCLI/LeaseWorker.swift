@@ -117,6 +117,12 @@ final class LeaseWorker: Sendable {
     /// Runs one leased chunk (or package stage) and commits it, or gives it back.
     private func run(_ claimed: ChunkLease, slot: Int) async {
         guard let job = try? store.job(claimed.jobID) else { return giveBack(claimed) }
+        // A cancel asked for since the job's last chunk: renewals would see it only after a third
+        // of the lease, when chunks shorter than that have long been committed, one after another.
+        if (try? store.isCancelRequested(job.id)) == true {
+            giveBack(claimed)
+            return pause(job)
+        }
         let task = ContinuedTask(request: job.request, progress: job.progress)
         inFlight.withLock { $0[slot] = (claimed, task) }
         defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }

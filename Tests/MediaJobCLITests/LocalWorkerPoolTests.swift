@@ -61,6 +61,32 @@ import Testing
         try expectOneRescue(of: heldChunk, from: doomed.pid, job: id, in: reader)
     }
 
+    /// `mediajob cancel` of a job the pool runs, with chunks far shorter than a third of the
+    /// lease (so no renewal comes while one runs): the worker gives back the next chunk it claims
+    /// and pauses the job, which then waits to be resumed, its units not all done.
+    @Test func aCancelPausesAJobThePoolRunsAtItsNextChunk() async throws {
+        let units = 400
+        let fixture = CLIFixture()
+        let id = try submitDetached(units: units, unitMilliseconds: 20, in: fixture)
+        let worker = try fixture.start("worker", ["--slots", "1", "--lease", "300"])
+        let reader = try fixture.store()
+        try await waitUntil("job \(id.short) has a chunk done", limit: .seconds(120)) {
+            try reader.chunks(of: id).contains { $0.isDone }
+        }
+        let cancelled = try fixture.run("cancel", [id.rawValue, "--no-wait"])
+        #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        try await waitUntil("job \(id.short) is paused by its worker", limit: .seconds(120)) {
+            try reader.job(id)?.state == .paused
+        }
+        worker.send(SIGTERM)
+        #expect(worker.finish("stop after SIGTERM").status == 0)
+        #expect(try reader.chunks(of: id).contains { !$0.isDone }, "the job stopped before its end")
+        #expect(try !reader.isCancelRequested(id), "the pause answered the cancel")
+        #expect(try reader.journal(of: id).last { $0.event == .ended }?.detail["outcome"] == "paused")
+        let check = LeaseJournalCheck(try reader.journal(of: id), chunkKeys: [:])
+        #expect(check.violations == [])
+    }
+
     /// The chunks (the package stage included) not done whose latest claim, in the journal, is by
     /// process `pid`: those whose leases it held when it died.
     private func chunksHeld(byProcess pid: Int32, of id: JobID, in store: SQLiteJobStore) throws -> [Int] {
