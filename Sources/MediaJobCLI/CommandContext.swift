@@ -15,11 +15,13 @@ struct CommandContext: Sendable {
 
     /// What media jobs run with in this process: the GPU that probing selected (none under
     /// `--gpu off`, so that a worker started with it renders every job's pictures on the CPU, `auto`
-    /// ones included), libvips' temporary files in the state folder's `tmp`, the monotonic clock.
+    /// ones included), libvips' temporary files in the state folder's `tmp`, video encoders within
+    /// half of usable memory, the monotonic clock.
     var media: MediaEnvironment {
         let usesGPU = (try? gpuPreference()) != .off
         return MediaEnvironment(renderer: { usesGPU ? GPUSelection.current().renderer : nil },
-                                temporaryDirectory: stateDirectory.appendingPathComponent("tmp"))
+                                temporaryDirectory: stateDirectory.appendingPathComponent("tmp"),
+                                encoderBudget: .half(of: hostProbe.memory().usableBytes))
     }
 
     /// Whether `--json` was given.

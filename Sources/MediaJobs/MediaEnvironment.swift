@@ -5,8 +5,8 @@ import GPURender
 /// so that no job code reaches a process global.
 ///
 /// The program builds one at start-up: the renderer its GPU probing selected (asked for only
-/// when a chunk may render on the GPU), the folder for the libraries' temporary files, and the
-/// clock chunks wait by.
+/// when a chunk may render on the GPU), the folder for the libraries' temporary files, the
+/// memory its video encoders share, and the clock chunks wait by.
 public struct MediaEnvironment: Sendable {
     /// The GPU renderer of this process, or `nil` to render on the CPU. Called when a chunk may
     /// render on the GPU; it is the provider's business to probe once.
@@ -14,17 +14,22 @@ public struct MediaEnvironment: Sendable {
     /// Where libvips puts the temporary files of large images; `nil` keeps `TMPDIR`. Takes effect
     /// through ``startLibraries()``; the folder must exist by the time a job runs.
     public var temporaryDirectory: URL?
+    /// The memory the segment encoders of every job in this process share (``EncoderBudget``).
+    public var encoderBudget: EncoderBudget
     /// The clock chunks wait by.
     public var clock: any Clock<Duration>
 
     /// - Parameters:
     ///   - renderer: the GPU renderer provider; by default none, so every picture renders on the CPU.
     ///   - temporaryDirectory: where large images' temporary files go; `nil` keeps `TMPDIR`.
+    ///   - encoderBudget: the memory segment encoders share; by default unlimited, leaving the
+    ///     bound to how many chunks run at once.
     ///   - clock: the clock chunks wait by.
     public init(renderer: @escaping @Sendable () -> GPURenderer? = { nil }, temporaryDirectory: URL? = nil,
-                clock: any Clock<Duration> = ContinuousClock()) {
+                encoderBudget: EncoderBudget = .unlimited(), clock: any Clock<Duration> = ContinuousClock()) {
         self.renderer = renderer
         self.temporaryDirectory = temporaryDirectory
+        self.encoderBudget = encoderBudget
         self.clock = clock
     }
 

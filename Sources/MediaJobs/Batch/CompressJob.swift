@@ -126,7 +126,7 @@ public struct CompressJob: JobKind {
             case .segment(_, let index, let start, let end):
                 path = try VideoChunks.segment(item.path, from: start, to: end, edit: spec.edit, encoding: spec.encoding,
                                                as: VideoChunks.segmentName(item.name, index), limits: spec.settings.mediaLimits,
-                                               gpu: gpu, context: context)
+                                               gpu: gpu, budget: environment.encoderBudget, context: context)
             case .audio(_, let start, let end, let track):
                 try VideoChunks.audio(item.path, track: track ?? 0, from: start, to: end, mode: .copy,
                                       as: VideoChunks.audioName(item.name, track: track ?? 0),

@@ -10,6 +10,8 @@ struct ExportRenderer {
     let spec: ExportJob.Spec
     /// The renderer pictures use, or `nil` for the CPU.
     let gpu: GPURenderer?
+    /// The memory video encoders share in this process.
+    let budget: EncoderBudget
     let context: JobContext
 
     func render(_ work: MediaChunk) throws -> RenderPath {
@@ -34,7 +36,7 @@ struct ExportRenderer {
                                     edit: MediaSettings.videoEdit(asset.edits, maxHeight: spec.manifest.export.video.maxHeight),
                                     encoding: try MediaSettings.videoEncoding(spec.manifest.export.video),
                                     as: VideoChunks.segmentName(asset.output, index), limits: spec.settings.mediaLimits,
-                                    gpu: gpu, context: context)
+                                    gpu: gpu, budget: budget, context: context)
         case .audio(_, let start, let end, let track):
             try VideoChunks.audio(source, track: track ?? 0, from: start, to: end,
                                   mode: MediaSettings.audioMode(spec.manifest.export.audio),

@@ -15,15 +15,24 @@ enum VideoChunks {
     static func audioName(_ output: String, track: Int) -> String { "audio-\(output)-\(track).m4a" }
 
     /// Encodes `start..<end` of `source` with `edit` and `encoding` into the workspace file `name`,
-    /// rendering the pictures on `gpu` when given.
+    /// rendering the pictures on `gpu` when given, once the encoder's footprint (from the source's
+    /// size: the output is never larger) fits in `budget`.
     /// - Returns: the path that rendered the pictures.
     static func segment(_ source: String, from start: Double, to end: Double, edit: VideoEdit, encoding: VideoEncoding,
-                        as name: String, limits: MediaLimits, gpu: GPURenderer?, context: JobContext) throws -> RenderPath {
+                        as name: String, limits: MediaLimits, gpu: GPURenderer?, budget: EncoderBudget,
+                        context: JobContext) throws -> RenderPath {
+        let video = try MediaProbe.probe(source, limits: limits, scanKeyframes: false, shouldStop: stopCheck(context)).video
+        let footprint = EncoderFootprint(encoding: encoding, width: video?.width ?? 0, height: video?.height ?? 0)
         let rendered = RenderedFlag()
-        try context.workspace.commit(name) { temporary in
-            _ = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: encoding,
-                                          output: temporary.path, limits: limits, shouldStop: stopCheck(context),
-                                          renderer: GPUPictureRenderer.factory(gpu, rendered: rendered))
+        let encoded: Void? = try budget.whenAvailable(footprint.bytes, shouldStop: stopCheck(context)) {
+            try context.workspace.commit(name) { temporary in
+                _ = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: encoding,
+                                              output: temporary.path, limits: limits, shouldStop: stopCheck(context),
+                                              renderer: GPUPictureRenderer.factory(gpu, rendered: rendered))
+            }
+        }
+        guard encoded != nil else {
+            throw FFmpegError(.stopped, operation: "wait for encoder memory", path: source, reason: "stop requested")
         }
         return rendered.isSet ? .gpu : .cpu
     }
