@@ -46,18 +46,25 @@ public final class GPURenderer: @unchecked Sendable {
         self.memoryBudget = memoryBudget ?? Int(min(physical.info.deviceLocalMemoryBytes / 4, 2 << 30))
         vulkan = try Device(physical)
         recorder = try CommandRecorder(device: vulkan)
-        transform = try Self.pipeline(vulkan, mj_shader_transform, TransformConstants.self)
-        lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self, buffers: 3)
-        finish = try Self.pipeline(vulkan, mj_shader_finish, FinishConstants.self)
-        yuv420 = try Self.pipeline(vulkan, mj_shader_yuv420, YUVConstants.self)
-        plane = try Self.pipeline(vulkan, mj_shader_plane, PlaneConstants.self)
+        // Each shader reads its input as texels and writes a storage buffer.
+        transform = try Self.pipeline(vulkan, mj_shader_transform, TransformConstants.self, bindings: [.uint32, nil])
+        lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self, bindings: [.rgba16Float, nil, .float32])
+        finish = try Self.pipeline(vulkan, mj_shader_finish, FinishConstants.self, bindings: [.rgba16Float, nil])
+        yuv420 = try Self.pipeline(vulkan, mj_shader_yuv420, YUVConstants.self, bindings: [.uint32, nil])
+        plane = try Self.pipeline(vulkan, mj_shader_plane, PlaneConstants.self, bindings: [.rgba16Float, nil])
         pool = BufferPool(device: vulkan, budget: self.memoryBudget)
     }
 
     private static func pipeline<Constants>(_ device: Device, _ shader: MJShader, _ constants: Constants.Type,
-                                            buffers: Int = 2) throws -> ComputePipeline {
-        try ComputePipeline(device: device, spirv: UnsafeBufferPointer(start: shader.words, count: shader.count), buffers: buffers,
+                                            bindings: [TexelFormat?]) throws -> ComputePipeline {
+        try ComputePipeline(device: device, spirv: UnsafeBufferPointer(start: shader.words, count: shader.count), bindings: bindings,
                             pushConstantSize: MemoryLayout<Constants>.size)
+    }
+
+    /// The largest buffer a render may use, in bytes: the device's largest storage buffer, and
+    /// no more 4-byte texels than a texel buffer holds (the shaders read their inputs as texels).
+    private var maxBufferBytes: Int {
+        min(Int(device.maxStorageBufferRange), 4 * Int(device.maxTexelBufferElements))
     }
 
     /// Device memory the renderer's buffers hold now, in bytes.
@@ -68,7 +75,7 @@ public final class GPURenderer: @unchecked Sendable {
     public func batchCapacity(for recipe: RenderRecipe, input: Input = .packed, output: RenderOutput, limit: Int) -> Int {
         let perPicture = Self.sizes(Self.passes(recipe, input: input), input: input, output: output, count: 1)
         let byBudget = memoryBudget / max(1, perPicture.values.reduce(0, +))
-        let byBuffer = Int(device.maxStorageBufferRange) / max(1, perPicture.values.max() ?? 1)
+        let byBuffer = maxBufferBytes / max(1, perPicture.values.max() ?? 1)
         return max(0, min(limit, byBudget, byBuffer))
     }
 
@@ -125,13 +132,13 @@ public final class GPURenderer: @unchecked Sendable {
             let ranges = stride(from: 0, to: height, by: rows).map { $0..<min(height, $0 + rows) }
             let fit = ranges.allSatisfy { range in
                 let sizes = Self.sizes([range.count == height ? pass : pass.strip(range).pass], input: .packed, output: .rgba, count: 1)
-                return sizes.values.reduce(0, +) <= memoryBudget && sizes.values.allSatisfy { $0 <= Int(device.maxStorageBufferRange) }
+                return sizes.values.reduce(0, +) <= memoryBudget && sizes.values.allSatisfy { $0 <= maxBufferBytes }
             }
             if fit { return ranges }
             guard rows > 1 else {
                 throw VulkanError(.outOfMemory, operation: "render",
                                   reason: "not even one row of the \(pass.recipe.sourceWidth)×\(pass.recipe.sourceHeight) picture fits "
-                                      + "the device's largest storage buffer (\(device.maxStorageBufferRange >> 20) MiB) "
+                                      + "the device's largest buffer (\(maxBufferBytes >> 20) MiB) "
                                       + "and the budget of \(memoryBudget >> 20) MiB")
             }
             strips = min(height, strips * 2)
@@ -151,10 +158,10 @@ public final class GPURenderer: @unchecked Sendable {
                         read: (Int, UnsafeRawPointer) throws -> Void) throws {
         guard count > 0 else { return }
         let sizes = Self.sizes(passes, input: input, output: output, count: count)
-        if let largest = sizes.values.max(), largest > Int(device.maxStorageBufferRange) {
+        if let largest = sizes.values.max(), largest > maxBufferBytes {
             throw VulkanError(.outOfMemory, operation: "render",
                               reason: "the pictures need a \(largest >> 20) MiB buffer, over the device's limit of "
-                                  + "\(device.maxStorageBufferRange >> 20) MiB")
+                                  + "\(maxBufferBytes >> 20) MiB")
         }
         try lock.withLock { _ in
             let buffers = try pool.buffers(sizes)

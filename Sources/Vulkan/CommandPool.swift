@@ -41,17 +41,19 @@ final class DescriptorPool {
     let device: Device
     let handle: VkDescriptorPool
 
-    /// A pool for `sets` sets of up to `buffersPerSet` storage buffers each.
+    /// A pool for `sets` sets of up to `buffersPerSet` storage buffers and as many texel buffers each.
     init(device: Device, sets: Int, buffersPerSet: Int) throws {
         self.device = device
-        var size = VkDescriptorPoolSize(type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount: UInt32(sets * buffersPerSet))
+        var sizes = [VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER].map {
+            VkDescriptorPoolSize(type: $0, descriptorCount: UInt32(sets * buffersPerSet))
+        }
         var info = VkDescriptorPoolCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
         info.maxSets = UInt32(sets)
-        info.poolSizeCount = 1
+        info.poolSizeCount = UInt32(sizes.count)
         var pool: VkDescriptorPool?
-        let result = withUnsafePointer(to: &size) { sizePointer in
-            info.pPoolSizes = sizePointer
+        let result = sizes.withUnsafeMutableBufferPointer { sizePointer in
+            info.pPoolSizes = UnsafePointer(sizePointer.baseAddress)
             return device.functions.createDescriptorPool(device.handle, &info, nil, &pool)
         }
         try check(result, "vkCreateDescriptorPool")

@@ -59,12 +59,12 @@ public struct Recording {
     let descriptorPool: VkDescriptorPool
     var remaining: Int
 
-    /// Runs `pipeline` over `groups` workgroups with `buffers` bound to its bindings in order and
-    /// `constants` as its push constants, then waits (within the submission) for its writes
-    /// before anything recorded after it reads them.
+    /// Runs `pipeline` over `groups` workgroups with `buffers` bound to its bindings in order (as
+    /// storage or texel buffers, as the pipeline declares) and `constants` as its push constants,
+    /// then waits (within the submission) for its writes before anything recorded after it reads them.
     public mutating func dispatch<Constants>(_ pipeline: ComputePipeline, buffers: [Buffer], constants: Constants,
                                              groups: (x: Int, y: Int, z: Int)) throws {
-        precondition(buffers.count == pipeline.bufferCount && MemoryLayout<Constants>.size == pipeline.pushConstantSize)
+        precondition(buffers.count == pipeline.bindings.count && MemoryLayout<Constants>.size == pipeline.pushConstantSize)
         guard remaining > 0 else {
             throw VulkanError(.callFailed, operation: "dispatch", reason: "more dispatches than the recorder holds in one submission")
         }
@@ -81,18 +81,26 @@ public struct Recording {
         }
         try check(allocated, "vkAllocateDescriptorSets")
         var infos = buffers.map { VkDescriptorBufferInfo(buffer: $0.handle, offset: 0, range: ~VkDeviceSize(0)) }
+        var views: [VkBufferView?] = try zip(buffers, pipeline.bindings).map { buffer, texels in try texels.map(buffer.view) }
         infos.withUnsafeMutableBufferPointer { infoPointer in
-            var writes = (0..<buffers.count).map { index in
-                var write = VkWriteDescriptorSet()
-                write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
-                write.dstSet = set
-                write.dstBinding = UInt32(index)
-                write.descriptorCount = 1
-                write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-                write.pBufferInfo = UnsafePointer(infoPointer.baseAddress! + index)
-                return write
+            views.withUnsafeMutableBufferPointer { viewPointer in
+                var writes = pipeline.bindings.indices.map { index in
+                    var write = VkWriteDescriptorSet()
+                    write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
+                    write.dstSet = set
+                    write.dstBinding = UInt32(index)
+                    write.descriptorCount = 1
+                    if pipeline.bindings[index] == nil {
+                        write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                        write.pBufferInfo = UnsafePointer(infoPointer.baseAddress! + index)
+                    } else {
+                        write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+                        write.pTexelBufferView = UnsafePointer(viewPointer.baseAddress! + index)
+                    }
+                    return write
+                }
+                f.updateDescriptorSets(device.handle, UInt32(writes.count), &writes, 0, nil)
             }
-            f.updateDescriptorSets(device.handle, UInt32(writes.count), &writes, 0, nil)
         }
         f.cmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle)
         f.cmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout, 0, 1, &set, 0, nil)

@@ -1,22 +1,24 @@
 import CVulkan
 
-/// An owned compute pipeline made from one SPIR-V shader whose bindings are storage buffers
-/// 0…n−1 and which takes push constants; its shader module and layouts go with it.
+/// An owned compute pipeline made from one SPIR-V shader whose bindings 0…n−1 are buffers —
+/// storage buffers, or uniform texel buffers it only reads — and which takes push constants; its
+/// shader module and layouts go with it.
 public final class ComputePipeline: @unchecked Sendable {
     let device: Device
     let shader: VkShaderModule
     let setLayout: VkDescriptorSetLayout
     let layout: VkPipelineLayout
     let handle: VkPipeline
-    /// How many storage buffers the shader binds.
-    public let bufferCount: Int
+    /// What the shader binds, in binding order: `nil` for a storage buffer, else the format of a
+    /// uniform texel buffer.
+    public let bindings: [TexelFormat?]
     /// How many push-constant bytes it takes.
     public let pushConstantSize: Int
 
-    /// Builds the pipeline from `spirv` (entry point `main`).
-    public init(device: Device, spirv: UnsafeBufferPointer<UInt32>, buffers: Int, pushConstantSize: Int) throws {
+    /// Builds the pipeline from `spirv` (entry point `main`) with `bindings` as ``bindings`` says.
+    public init(device: Device, spirv: UnsafeBufferPointer<UInt32>, bindings: [TexelFormat?], pushConstantSize: Int) throws {
         self.device = device
-        bufferCount = buffers
+        self.bindings = bindings
         self.pushConstantSize = pushConstantSize
         let f = device.functions
         var moduleInfo = VkShaderModuleCreateInfo()
@@ -28,19 +30,19 @@ public final class ComputePipeline: @unchecked Sendable {
         let shader = createdShader!
         self.shader = shader
 
-        var bindings = (0..<buffers).map { index in
+        var layoutBindings = bindings.enumerated().map { index, texels in
             var binding = VkDescriptorSetLayoutBinding()
             binding.binding = UInt32(index)
-            binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            binding.descriptorType = texels == nil ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
             binding.descriptorCount = 1
             binding.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT.rawValue
             return binding
         }
         var setInfo = VkDescriptorSetLayoutCreateInfo()
         setInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
-        setInfo.bindingCount = UInt32(buffers)
+        setInfo.bindingCount = UInt32(bindings.count)
         var setLayout: VkDescriptorSetLayout?
-        let setResult = bindings.withUnsafeMutableBufferPointer { pointer in
+        let setResult = layoutBindings.withUnsafeMutableBufferPointer { pointer in
             setInfo.pBindings = UnsafePointer(pointer.baseAddress)
             return f.createDescriptorSetLayout(device.handle, &setInfo, nil, &setLayout)
         }

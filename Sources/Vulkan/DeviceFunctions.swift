@@ -7,6 +7,8 @@ struct DeviceFunctions {
     let deviceWaitIdle: PFN_vkDeviceWaitIdle
     let createBuffer: PFN_vkCreateBuffer
     let destroyBuffer: PFN_vkDestroyBuffer
+    let createBufferView: PFN_vkCreateBufferView
+    let destroyBufferView: PFN_vkDestroyBufferView
     let getBufferMemoryRequirements: PFN_vkGetBufferMemoryRequirements
     let allocateMemory: PFN_vkAllocateMemory
     let freeMemory: PFN_vkFreeMemory
@@ -56,6 +58,8 @@ struct DeviceFunctions {
         deviceWaitIdle = try load("vkDeviceWaitIdle")
         createBuffer = try load("vkCreateBuffer")
         destroyBuffer = try load("vkDestroyBuffer")
+        createBufferView = try load("vkCreateBufferView")
+        destroyBufferView = try load("vkDestroyBufferView")
         getBufferMemoryRequirements = try load("vkGetBufferMemoryRequirements")
         allocateMemory = try load("vkAllocateMemory")
         freeMemory = try load("vkFreeMemory")

@@ -36,6 +36,7 @@ public final class PhysicalDevice: @unchecked Sendable {
             maxWorkgroupSize: [limits.maxComputeWorkGroupSize.0, limits.maxComputeWorkGroupSize.1, limits.maxComputeWorkGroupSize.2],
             maxWorkgroupInvocations: limits.maxComputeWorkGroupInvocations,
             maxStorageBufferRange: limits.maxStorageBufferRange,
+            maxTexelBufferElements: limits.maxTexelBufferElements,
             maxPushConstantsSize: limits.maxPushConstantsSize)
     }
 
@@ -109,6 +110,8 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
     public var maxWorkgroupInvocations: UInt32
     /// The largest storage buffer a shader may address, in bytes.
     public var maxStorageBufferRange: UInt32
+    /// The most texels a texel buffer a shader reads may hold.
+    public var maxTexelBufferElements: UInt32
     /// The most push-constant bytes.
     public var maxPushConstantsSize: UInt32
 
@@ -116,7 +119,7 @@ public struct DeviceInfo: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case name, type, vendorID = "vendorId", deviceID = "deviceId", driverName, driverInfo, driverVersion, apiVersion
         case computeQueueFamilies, deviceLocalMemoryBytes, maxWorkgroupSize, maxWorkgroupInvocations, maxStorageBufferRange
-        case maxPushConstantsSize
+        case maxTexelBufferElements, maxPushConstantsSize
     }
 
     /// NVIDIA packs its driver version as 10.8.8.6 bits; everyone else as Vulkan versions.

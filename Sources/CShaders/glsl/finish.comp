@@ -7,7 +7,9 @@
 // A grid-stride loop over all pixels of all pictures.
 layout(local_size_x = 256) in;
 
-layout(std430, binding = 0) readonly buffer Source { uvec2 source[]; };
+// Read-only pictures and tables are uniform texel buffers: software devices fetch them with vector
+// gathers, where storage-buffer loads go one invocation at a time.
+layout(binding = 0) uniform samplerBuffer source;
 layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
 
 layout(push_constant) uniform Constants {
@@ -23,7 +25,7 @@ uint finished(vec4 v);
 
 void main() {
     for (uint i = gl_GlobalInvocationID.x; i < uint(p.count); i += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
-        target[i] = finished(vec4(unpackHalf2x16(source[i].x), unpackHalf2x16(source[i].y)));
+        target[i] = finished(texelFetch(source, int(i)));
     }
 }
 

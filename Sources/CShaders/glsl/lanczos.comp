@@ -6,13 +6,14 @@
 // one). 16-bit floating-point RGBA in and out (sums in 32 bits); a grid-stride loop over all output samples.
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(std430, binding = 0) readonly buffer Source { uvec2 source[]; };
+// Read-only pictures and tables are uniform texel buffers: software devices fetch them with vector
+// gathers, where storage-buffer loads go one invocation at a time.
+layout(binding = 0) uniform samplerBuffer source;
 layout(std430, binding = 1) writeonly buffer Target { uvec2 target[]; };
 // Working pictures are RGBA as four 16-bit floats (two uints a pixel), half the memory of 32-bit.
-vec4 unpacked(uvec2 v) { return vec4(unpackHalf2x16(v.x), unpackHalf2x16(v.y)); }
 uvec2 packed4(vec4 v) { return uvec2(packHalf2x16(v.rg), packHalf2x16(v.ba)); }
 
-layout(std430, binding = 2) readonly buffer Table { float table[]; };
+layout(binding = 2) uniform samplerBuffer table;
 
 layout(push_constant) uniform Constants {
     int sourceWidth, sourceHeight;
@@ -41,13 +42,13 @@ vec4 filtered(int frame, ivec2 o) {
     int along = p.vertical != 0 ? o.y : o.x;
     int count = p.vertical != 0 ? p.sourceHeight : p.sourceWidth;
     int entry = p.tableOffset + along * (p.taps + 1);
-    int first = int(table[entry]);
+    int first = int(texelFetch(table, entry).r);
     uint base = uint(frame) * uint(p.sourceWidth * p.sourceHeight);
     vec4 sum = vec4(0.0);
     for (int k = 0; k < p.taps; k++) {
         int s = clamp(first + k, 0, count - 1);
         uint index = p.vertical != 0 ? uint(s * p.sourceWidth + o.x) : uint(o.y * p.sourceWidth + s);
-        sum += table[entry + 1 + k] * unpacked(source[base + index]);
+        sum += texelFetch(table, entry + 1 + k).r * texelFetch(source, int(base + index));
     }
     return sum;
 }

@@ -6,7 +6,9 @@
 // four bytes of one row.
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(std430, binding = 0) readonly buffer Source { uvec2 source[]; };
+// Read-only pictures and tables are uniform texel buffers: software devices fetch them with vector
+// gathers, where storage-buffer loads go one invocation at a time.
+layout(binding = 0) uniform samplerBuffer source;
 layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
 
 layout(push_constant) uniform Constants {
@@ -27,7 +29,7 @@ void main() {
                 for (int k = 0; k < 4; k++) {
                     int x = word * 4 + k;
                     if (x >= p.width) break;
-                    float v = clamp(roundEven(unpackHalf2x16(source[base + uint(row * p.width + x)].x).x), 0.0, 255.0);
+                    float v = clamp(roundEven(texelFetch(source, int(base + uint(row * p.width + x))).r), 0.0, 255.0);
                     packed |= uint(v) << (8 * k);
                 }
                 target[uint(frame * p.frameWords + p.planeWord + row * words + word)] = packed;

@@ -7,7 +7,9 @@
 // so a dispatch needs few workgroups (software devices pay for each one). Turns are clockwise: turned (x, y) comes from the crop's (y, h-1-x) for one turn.
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(std430, binding = 0) readonly buffer Source { uint source[]; };
+// Read-only pictures and tables are uniform texel buffers: software devices fetch them with vector
+// gathers, where storage-buffer loads go one invocation at a time.
+layout(binding = 0) uniform usamplerBuffer source;
 layout(std430, binding = 1) writeonly buffer Target { uvec2 target[]; };
 // Working pictures are RGBA as four 16-bit floats (two uints a pixel), half the memory of 32-bit.
 uvec2 packed4(vec4 v) { return uvec2(packHalf2x16(v.rg), packHalf2x16(v.ba)); }
@@ -27,7 +29,7 @@ layout(push_constant) uniform Constants {
 vec4 transformed(int frame, ivec2 o);
 
 float byteAt(uint offset) {
-    return float((source[offset >> 2] >> ((offset & 3u) * 8u)) & 255u);
+    return float((texelFetch(source, int(offset >> 2)).r >> ((offset & 3u) * 8u)) & 255u);
 }
 
 vec4 pixelAt(uint index) {

@@ -8,7 +8,9 @@
 // (multiples of 4).
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(std430, binding = 0) readonly buffer Source { uint source[]; };
+// Read-only pictures and tables are uniform texel buffers: software devices fetch them with vector
+// gathers, where storage-buffer loads go one invocation at a time.
+layout(binding = 0) uniform usamplerBuffer source;
 layout(std430, binding = 1) writeonly buffer Target { uint target[]; };
 
 layout(push_constant) uniform Constants {
@@ -24,7 +26,7 @@ layout(push_constant) uniform Constants {
 void convert(int word, int row, int frame);
 
 vec3 rgb(int frame, int x, int y) {
-    uint v = source[uint(frame) * uint(p.width * p.height) + uint(min(y, p.height - 1) * p.width + min(x, p.width - 1))];
+    uint v = texelFetch(source, int(uint(frame) * uint(p.width * p.height) + uint(min(y, p.height - 1) * p.width + min(x, p.width - 1)))).r;
     return vec3(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u));
 }
 
