@@ -48,7 +48,7 @@ public final class GPURenderer: @unchecked Sendable {
         recorder = try CommandRecorder(device: vulkan)
         // Each shader reads its input as texels and writes a storage buffer.
         transform = try Self.pipeline(vulkan, mj_shader_transform, TransformConstants.self, bindings: [.uint32, nil])
-        lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self, bindings: [.rgba16Float, nil, .float32])
+        lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self, bindings: [.rgba16Float, nil, .rgba32Float])
         finish = try Self.pipeline(vulkan, mj_shader_finish, FinishConstants.self, bindings: [.rgba16Float, nil])
         yuv420 = try Self.pipeline(vulkan, mj_shader_yuv420, YUVConstants.self, bindings: [.uint32, nil])
         plane = try Self.pipeline(vulkan, mj_shader_plane, PlaneConstants.self, bindings: [.rgba16Float, nil])
@@ -265,13 +265,13 @@ public final class GPURenderer: @unchecked Sendable {
                                constants: LanczosConstants(
             sourceWidth: Int32(pass.shrunkWidth), sourceHeight: Int32(pass.shrunkHeight), width: Int32(pass.width),
             height: Int32(pass.shrunkHeight), vertical: 0, taps: Int32(horizontal.taps), frames: Int32(count),
-            tableOffset: Int32(tableOffsets.0)),
+            tableOffset: Int32(tableOffsets.0 / 4)),
             groups: groups(pass.width, pass.shrunkHeight, count))
         try recording.dispatch(lanczos, buffers: [buffers[.horizontal]!, buffers[.work]!, buffers[.verticalWeights]!],
                                constants: LanczosConstants(
             sourceWidth: Int32(pass.width), sourceHeight: Int32(pass.shrunkHeight), width: Int32(pass.width),
             height: Int32(pass.height), vertical: 1, taps: Int32(vertical.taps), frames: Int32(count),
-            tableOffset: Int32(tableOffsets.1)),
+            tableOffset: Int32(tableOffsets.1 / 4)),
             groups: groups(pass.width, pass.height, count))
     }
 

@@ -8,11 +8,19 @@ import Glibc
 /// out what the smaller picture cannot hold: source sample `i` weighs `L((i − c) / s)` with
 /// `s = max(scale, 1)` and `L(x) = sinc(x) · sinc(x / 3)` for |x| < 3, else 0. Weights are
 /// normalised to sum to 1.
+///
+/// Each output sample's row is read as 4-float texels: the first source index (then three
+/// zeros), then the weights four to a texel, the last texel padded with zero weights, so the
+/// shader fetches one texel per four taps.
 struct LanczosTable {
-    /// Weights per output sample (the first entry of each row is the first source index).
+    /// Weights per output sample.
     let taps: Int
-    /// `count` rows of `taps + 1` floats.
+    /// `count` rows of ``stride`` floats.
     let values: [Float]
+
+    /// Floats a row: one texel for the first source index and one per four weights.
+    var stride: Int { Self.stride(taps: taps) }
+    static func stride(taps: Int) -> Int { 4 * (1 + (taps + 3) / 4) }
 
     private init(taps: Int, values: [Float]) {
         self.taps = taps
@@ -22,27 +30,29 @@ struct LanczosTable {
     init(count: Int, scale: Double) {
         let stretch = max(scale, 1)
         let taps = Self.taps(scale: scale)
+        let stride = Self.stride(taps: taps)
         var values = [Float]()
-        values.reserveCapacity(count * (taps + 1))
+        values.reserveCapacity(count * stride)
         for output in 0..<count {
             let centre = (Double(output) + 0.5) * scale - 0.5
             let first = Int((centre - 3 * stretch).rounded(.up))
             let weights = (0..<taps).map { Self.lanczos3((Double(first + $0) - centre) / stretch) }
             let total = weights.reduce(0, +)
-            values.append(Float(first))
+            values += [Float(first), 0, 0, 0]
             values += weights.map { Float($0 / total) }
+            values += repeatElement(0, count: stride - 4 - taps)
         }
         self.taps = taps
         self.values = values
     }
 
     /// The first source sample output sample `output` reads.
-    func first(_ output: Int) -> Int { Int(values[output * (taps + 1)]) }
+    func first(_ output: Int) -> Int { Int(values[output * stride]) }
 
     /// The table of output samples `outputs` alone, their first source samples moved by `shift`.
     func rows(_ outputs: Range<Int>, shiftedBy shift: Int) -> LanczosTable {
-        var values = Array(values[outputs.lowerBound * (taps + 1)..<outputs.upperBound * (taps + 1)])
-        for row in 0..<outputs.count { values[row * (taps + 1)] += Float(shift) }
+        var values = Array(values[outputs.lowerBound * stride..<outputs.upperBound * stride])
+        for row in 0..<outputs.count { values[row * stride] += Float(shift) }
         return LanczosTable(taps: taps, values: values)
     }
 
@@ -64,6 +74,6 @@ struct LanczosTable {
 
     /// The size in bytes of the table for `count` samples, without making it.
     static func byteCount(count: Int, scale: Double) -> Int {
-        count * (taps(scale: scale) + 1) * MemoryLayout<Float>.size
+        count * stride(taps: taps(scale: scale)) * MemoryLayout<Float>.size
     }
 }

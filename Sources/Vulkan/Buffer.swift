@@ -110,12 +110,15 @@ public enum TexelFormat: Sendable {
     case float32
     /// Four 16-bit floats a texel, RGBA (`samplerBuffer`).
     case rgba16Float
+    /// Four 32-bit floats a texel (`samplerBuffer`).
+    case rgba32Float
 
     var vulkan: VkFormat {
         switch self {
         case .uint32: VK_FORMAT_R32_UINT
         case .float32: VK_FORMAT_R32_SFLOAT
         case .rgba16Float: VK_FORMAT_R16G16B16A16_SFLOAT
+        case .rgba32Float: VK_FORMAT_R32G32B32A32_SFLOAT
         }
     }
 
@@ -124,6 +127,7 @@ public enum TexelFormat: Sendable {
         switch self {
         case .uint32, .float32: 4
         case .rgba16Float: 8
+        case .rgba32Float: 16
         }
     }
 }

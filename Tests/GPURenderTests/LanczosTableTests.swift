@@ -8,7 +8,7 @@ final class LanczosTableTests: XCTestCase {
             let table = LanczosTable(count: count, scale: scale)
             XCTAssertEqual(table.values.count * 4, LanczosTable.byteCount(count: count, scale: scale))
             for output in 0..<count {
-                let row = table.values[output * (table.taps + 1) + 1..<(output + 1) * (table.taps + 1)]
+                let row = table.values[output * table.stride + 4..<(output + 1) * table.stride]
                 XCTAssertEqual(Double(row.reduce(0, +)), 1, accuracy: 1e-5, "scale \(scale), sample \(output)")
             }
         }
@@ -17,11 +17,13 @@ final class LanczosTableTests: XCTestCase {
     func testNoReductionCopiesEachSample() {
         let table = LanczosTable(count: 10, scale: 1)
         for output in 0..<10 {
-            let row = output * (table.taps + 1)
+            let row = output * table.stride
             let first = Int(table.values[row])
-            let weights = table.values[row + 1...row + table.taps]
+            XCTAssertEqual(table.values[row + 1..<row + 4], [0, 0, 0], "the first index's texel")
+            XCTAssertEqual(table.values[row + 4 + table.taps..<row + table.stride].allSatisfy { $0 == 0 }, true, "padding weighs nothing")
+            let weights = table.values[row + 4..<row + 4 + table.taps]
             XCTAssertEqual(weights.max(), 1, "sample \(output)")
-            XCTAssertEqual(first + weights.firstIndex(of: 1)! - (row + 1), output, "the weight sits on the sample itself")
+            XCTAssertEqual(first + weights.firstIndex(of: 1)! - (row + 4), output, "the weight sits on the sample itself")
         }
     }
 }
