@@ -10,7 +10,9 @@ struct AnyJobKind: Sendable {
     let plan: @Sendable (Data) throws -> JobPlan
     /// The work key of stored settings: the kind's name and its work identity as canonical JSON.
     let workKey: @Sendable (Data) throws -> String
-    let run: @Sendable (PlannedChunk, Data, JobContext) async throws -> String?
+    /// Decodes stored settings once and returns what runs a chunk with them: decoding them for
+    /// every chunk was a JSON parse per chunk.
+    let chunkRunner: @Sendable (Data) throws -> @Sendable (PlannedChunk, JobContext) async throws -> String?
     let finalize: @Sendable (Data, [PlannedChunk], JobContext) async throws -> URL
     private let specType: Any.Type
     /// The name of the kind's settings type, for errors.
@@ -27,7 +29,10 @@ struct AnyJobKind: Sendable {
             let identity = try kind.workIdentity(of: try Self.decode(Kind.Spec.self, from: $0))
             return "\(name)\n\(String(decoding: try Self.encode(identity), as: UTF8.self))"
         }
-        run = { chunk, spec, context in try await kind.run(chunk, of: try Self.decode(Kind.Spec.self, from: spec), in: context) }
+        chunkRunner = { data in
+            let spec = try Self.decode(Kind.Spec.self, from: data)
+            return { chunk, context in try await kind.run(chunk, of: spec, in: context) }
+        }
         finalize = { spec, chunks, context in
             try await kind.finalize(try Self.decode(Kind.Spec.self, from: spec), chunks: chunks, in: context)
         }

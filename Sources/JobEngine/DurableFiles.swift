@@ -23,8 +23,36 @@ package enum DurableFiles {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError("open", path: url.path) }
         defer { close(fd) }
-        try FaultPoints.step(.fsync, operation: "fsync", path: url.path) {
-            guard fsync(fd) == 0 else { throw FileSystemError("fsync", path: url.path) }
+        try flush(fd, path: url.path)
+    }
+
+    /// Writes `data` to a new file at `url` and flushes it to stable storage, through one
+    /// descriptor: one `fsync`, where writing with Foundation and then calling ``sync(_:)`` made
+    /// two (Foundation's `Data.write` flushes on its own).
+    /// - Throws: ``FileSystemError``; `EEXIST` when anything is already at `url`.
+    package static func write(_ data: Data, to url: URL) throws {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw FileSystemError("open", path: url.path) }
+        defer { close(fd) }
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                guard written >= 0 else {
+                    if errno == EINTR { continue }
+                    throw FileSystemError("write", path: url.path)
+                }
+                offset += written
+            }
+        }
+        guard isSyncEnabled else { return }
+        try flush(fd, path: url.path)
+    }
+
+    /// `fsync`s an open descriptor; `path` names it in errors.
+    private static func flush(_ fd: Int32, path: String) throws {
+        try FaultPoints.step(.fsync, operation: "fsync", path: path) {
+            guard fsync(fd) == 0 else { throw FileSystemError("fsync", path: path) }
         }
     }
 

@@ -28,14 +28,16 @@ struct JobRunner {
         defer { watcher.cancel() }
 
         var tracker: ProgressTracker
-        var chunks: [ChunkRecord]
+        // Only the owed chunks are kept while they run: a job of 100,000 chunks held its whole
+        // list, a filtered copy and the tracker's at once.
+        var owed: [ChunkRecord]
         do {
-            chunks = try store.chunks(of: record.id)
+            owed = try store.chunks(of: record.id).filter { !$0.isDone }
             try workspace.prepare()
             workspace.sweepTemporaries()
             tracker = ProgressTracker(
                 snapshot: try ProgressTracker.seeded(record, kind: kind, store: store),
-                chunks: chunks, chunksAtOnce: chunksAtOnce
+                chunks: owed, chunksAtOnce: chunksAtOnce
             )
         } catch {
             return fail(error, progress: nil)
@@ -43,8 +45,8 @@ struct JobRunner {
         let context = JobContext(workspace: workspace, task: task)
 
         var hostReason: String?
-        let failure = await runChunks(chunks.filter { !$0.isDone }, context: context, tracker: &tracker,
-                                      hostReason: &hostReason, start: start)
+        let failure = await runChunks(owed, context: context, tracker: &tracker, hostReason: &hostReason, start: start)
+        owed = []
         func elapsed() -> Double { (clock.now - start).seconds }
         if let failure {
             tracker.stopped(elapsed: elapsed())
@@ -56,7 +58,7 @@ struct JobRunner {
         }
 
         do {
-            chunks = try store.chunks(of: record.id)
+            let chunks = try store.chunks(of: record.id)
             let finalizeStart = clock.now
             let skipped = try store.badItems(of: record.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
             let packaging = JobContext(workspace: try workspace.reading(chunks), task: task, skipped: skipped.map(\.failure))
@@ -104,7 +106,13 @@ struct JobRunner {
         var queue = owed[...]
         var failure: (any Error)?
         var itemFailures: [ItemFailure] = []
-        let kind = self.kind, spec = record.spec
+        let kind = self.kind
+        let runChunk: @Sendable (PlannedChunk, JobContext) async throws -> String?
+        do {
+            runChunk = try kind.chunkRunner(record.spec)
+        } catch {
+            return error
+        }
         return await withTaskGroup(of: ChunkResult.self) { group in
             /// Stores a chunk's bad items as failed; the job goes on and fails listing them at the end.
             func failItems(_ failed: [ItemFailure], of chunk: ChunkRecord) {
@@ -133,7 +141,7 @@ struct JobRunner {
                         do {
                             try context.checkStop()
                             try FaultPoints.step(.chunk, operation: "chunk", path: String(chunk.index)) {}
-                            let executor = try await kind.run(chunk.plan, spec, context)
+                            let executor = try await runChunk(chunk.plan, context)
                             return ChunkResult(chunk: chunk, cost: (clock.now - began).seconds, result: .success(executor),
                                                skipped: context.skippedByThisWork)
                         } catch {

@@ -24,7 +24,7 @@ extension JobScheduler {
         let began = clock.now
         try context.checkStop()
         try FaultPoints.step(.chunk, operation: "chunk", path: String(index)) {}
-        let executor = try await kind.run(plan, job.spec, context)
+        let executor = try await kind.chunkRunner(job.spec)(plan, context)
         let cost = (clock.now - began).seconds
         var tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
                                       chunks: try store.chunks(of: job.id))

@@ -54,7 +54,7 @@ public struct Workspace: Sendable, Equatable {
             } catch {
                 throw FileSystemError("list", path: folder.path, code: (error as NSError).underlyingErrno ?? ENOENT)
             }
-            for name in names where !name.hasPrefix(".tmp-") { recorded[name] = folder }
+            for name in names where !name.hasPrefix(TemporaryName.prefix) { recorded[name] = folder }
         }
         return Workspace(directory: directory, outputFolder: outputFolder, recorded: recorded)
     }
@@ -84,12 +84,19 @@ public struct Workspace: Sendable, Equatable {
     /// recorded output, else the workspace's own; for a name nothing committed, where this work
     /// would commit it.
     public func url(for name: String) -> URL {
-        let own = outputFolder.appendingPathComponent(name)
+        let own = Self.path(of: name, in: outputFolder)
         let isLeased = outputFolder != directory
         if isLeased, DurableFiles.exists(own) { return own }
-        if let folder = recorded[name] { return folder.appendingPathComponent(name) }
-        let shared = directory.appendingPathComponent(name)
+        if let folder = recorded[name] { return Self.path(of: name, in: folder) }
+        let shared = Self.path(of: name, in: directory)
         return !isLeased || DurableFiles.exists(shared) ? shared : own
+    }
+
+    /// `name` in `folder`, made from the names alone: `appendingPathComponent` asks the file system
+    /// whether the path is a folder, a `stat` per call, and a job of many chunks asks for paths
+    /// several times a chunk.
+    private static func path(of name: String, in folder: URL) -> URL {
+        folder.appending(path: name, directoryHint: .inferFromPath)
     }
 
     /// Whether an output called `name` has been committed.
@@ -112,34 +119,41 @@ public struct Workspace: Sendable, Equatable {
     /// output exist under its name.
     /// - Throws: whatever `write` throws, or ``FileSystemError``; the temporary file is removed.
     public func commit(_ name: String, write: (URL) throws -> Void) throws {
-        try prepare()
-        let temporary = outputFolder.appendingPathComponent(".tmp-\(UUID().uuidString)-\(name)")
-        do {
+        try commit(name, temporaryWrittenBy: { temporary in
             try FaultPoints.step(.commitWrite, operation: "write", path: temporary.path) { try write(temporary) }
             try DurableFiles.sync(temporary)
-            try DurableFiles.rename(temporary, to: outputFolder.appendingPathComponent(name), replacing: true)
+        })
+    }
+
+    /// Commits `data` as the output called `name`: written and synced through one descriptor,
+    /// then renamed.
+    public func commit(_ name: String, data: Data) throws {
+        try commit(name, temporaryWrittenBy: { temporary in
+            try FaultPoints.step(.commitWrite, operation: "write", path: temporary.path) {
+                try DurableFiles.write(data, to: temporary)
+            }
+        })
+    }
+
+    /// Runs `writeDurably`, which must leave the temporary path it is given written and synced,
+    /// then renames that path to `name` in this work's output folder; removes it if anything fails.
+    private func commit(_ name: String, temporaryWrittenBy writeDurably: (URL) throws -> Void) throws {
+        try prepare()
+        let temporary = Self.path(of: TemporaryName.next(for: name), in: outputFolder)
+        do {
+            try writeDurably(temporary)
+            try DurableFiles.rename(temporary, to: Self.path(of: name, in: outputFolder), replacing: true)
         } catch {
             try? DurableFiles.remove(temporary)
             throw error
         }
     }
 
-    /// Commits `data` as the output called `name`.
-    public func commit(_ name: String, data: Data) throws {
-        try commit(name) { temporary in
-            do {
-                try data.write(to: temporary)
-            } catch {
-                throw FileSystemError("write", path: temporary.path, code: (error as NSError).underlyingErrno ?? EIO)
-            }
-        }
-    }
-
     /// Removes leftovers of writes that never committed.
     package func sweepTemporaries() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasPrefix(".tmp-") {
-            try? DurableFiles.remove(directory.appendingPathComponent(name))
+        for name in names where name.hasPrefix(TemporaryName.prefix) {
+            try? DurableFiles.remove(Self.path(of: name, in: directory))
         }
     }
 

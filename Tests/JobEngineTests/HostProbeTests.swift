@@ -180,7 +180,7 @@ struct HostProbeTests {
     @Test func theThermalGuardHoldsWorkOnlyWhileAZoneIsCritical() throws {
         let root = try FakeHostRoot()
         defer { root.remove() }
-        let guardian = ThermalGuard(probe: HostProbe(root: root.url))
+        let guardian = ThermalGuard(probe: HostProbe(root: root.url), interval: .zero)
         #expect(guardian.reasonToWait() == nil, "no zones: nothing to hold for")
         try root.writeZone("thermal_zone0", milliCelsius: 40_000)
         try root.writeZone("thermal_zone1", milliCelsius: 95_000)
@@ -188,6 +188,18 @@ struct HostProbeTests {
         try root.writeZone("thermal_zone1", milliCelsius: 104_600)
         #expect(guardian.reasonToWait() == "the machine is too hot (thermal state critical: thermal_zone1 at 105 °C, "
                 + "trip point 100 °C); let it cool down, then resume")
+    }
+
+    @Test func theThermalGuardReadsTheZonesAgainOnlyOnceItsIntervalHasPassed() throws {
+        let root = try FakeHostRoot()
+        defer { root.remove() }
+        try root.writeZone("thermal_zone0", milliCelsius: 40_000)
+        let guardian = ThermalGuard(probe: HostProbe(root: root.url), interval: .seconds(3600))
+        #expect(guardian.reasonToWait() == nil)
+        try root.writeZone("thermal_zone0", milliCelsius: 104_600)
+        #expect(guardian.reasonToWait() == nil, "the first reading stands for the interval")
+        #expect(ThermalGuard(probe: HostProbe(root: root.url), interval: .seconds(3600)).reasonToWait() != nil,
+                "a new guard reads the critical zone")
     }
 
     @Test func zoneWithoutTripPointsIsNominal() throws {

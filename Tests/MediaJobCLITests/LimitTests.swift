@@ -49,7 +49,8 @@ import Testing
         let fixture = CLIFixture()
         let sysfs = try FakeSysfs(in: fixture.folder, celsius: 45)
         let units = 20
-        let job = try fixture.start("selftest", fixture.selftest(units: units, unitMilliseconds: 20), environment: sysfs.environment)
+        // 50 ms units: the second of work left after unit 2 is ten times the guard's 0.1 s between readings.
+        let job = try fixture.start("selftest", fixture.selftest(units: units, unitMilliseconds: 50), environment: sysfs.environment)
         let second = try #require(job.waitForEvent { $0[string: "event"] == "progress" && $0[number: "units_done"] == 2 })
         // Held still while the zone heats, so the next boundary the job reaches is a hot one.
         job.send(SIGSTOP)
