@@ -22,6 +22,9 @@ public protocol JobStore: Sendable {
     /// The job's chunks, in order.
     func chunks(of id: JobID) throws -> [ChunkRecord]
 
+    /// How many of the job's done chunks each path (``ChunkRecord/executor``) did, for `status`.
+    func executorCounts(of id: JobID) throws -> [String: Int]
+
     /// Records one chunk done, with the new progress, the cost sample and the items it skipped
     /// (replacing any bad items stored for the chunk before), in one transaction, and journals
     /// `checkpoint` (and `progress_first` for the job's first).
@@ -65,6 +68,14 @@ public protocol JobStore: Sendable {
     /// Deletes a job's record with its chunks, journal and cancel request, in one transaction
     /// (for pruning finished jobs); nothing for a job that is not there.
     func remove(_ id: JobID) throws
+}
+
+extension JobStore {
+    /// Counts the executors of ``chunks(of:)``; a store that can count without loading every
+    /// chunk's plan does so instead.
+    public func executorCounts(of id: JobID) throws -> [String: Int] {
+        try chunks(of: id).compactMap(\.executor).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
 }
 
 /// One chunk's work made durable.

@@ -21,6 +21,19 @@ extension JobStoreContract {
             #expect(try store.costHistory(kind: "export") == [.encode: next.costs.estimate(for: .encode)])
             #expect(try store.costHistory(kind: "transcode").isEmpty)
         },
+        JobStoreContract("executor counts cover the done chunks and forget them after a reset") { open in
+            let store = try open()
+            let job = try store.insert(try makeJob(unitsTotal: 4), chunks: makeChunks(4))
+            var snapshot = job.progress
+            for (index, executor) in [(0, "cpu"), (1, "gpu"), (3, "cpu")] {
+                snapshot = progress(after: snapshot, total: 4, stage: .render, cost: 1)
+                try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: index, stage: .render, kind: job.kind,
+                                                costSeconds: 1, executor: executor, progress: snapshot))
+            }
+            #expect(try store.executorCounts(of: job.id) == ["cpu": 2, "gpu": 1])
+            try store.resetChunks(of: job.id, progress: job.progress)
+            #expect(try store.executorCounts(of: job.id).isEmpty)
+        },
         JobStoreContract("the journal records submitted, first progress once, and every checkpoint") { open in
             let store = try open()
             let job = try store.insert(try makeJob(), chunks: makeChunks(3))

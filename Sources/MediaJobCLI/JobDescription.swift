@@ -4,9 +4,9 @@ import TaskContract
 
 /// How jobs are shown: JSON objects for `--json`, and lines for people.
 enum JobDescription {
-    /// The `status --json` object of a job; `chunks`, when given, add how many done chunks each
-    /// path (`cpu`, `gpu`) rendered as `rendered_by`.
-    static func json(_ job: JobRecord, chunks: [ChunkRecord] = []) -> [String: Any] {
+    /// The `status --json` object of a job; `renderedBy`, when given, says how many done chunks
+    /// each path (`cpu`, `gpu`) rendered (``JobStore/executorCounts(of:)``), as `rendered_by`.
+    static func json(_ job: JobRecord, renderedBy: [String: Int] = [:]) -> [String: Any] {
         var object: [String: Any] = [
             "job_id": job.id.rawValue, "identifier": job.request.identifier.rawValue, "kind": job.kind,
             "state": job.state.rawValue, "fraction": (job.progress.fraction * 10_000).rounded() / 10_000,
@@ -19,7 +19,7 @@ enum JobDescription {
         object["rejection"] = job.rejection?.rawValue ?? NSNull()
         object["message"] = job.message ?? NSNull()
         object["owner_pid"] = job.ownerPID.map { Int($0) } ?? NSNull()
-        if !chunks.isEmpty { object["rendered_by"] = renderedBy(chunks) }
+        if !renderedBy.isEmpty { object["rendered_by"] = renderedBy }
         return object
     }
 
@@ -29,13 +29,8 @@ enum JobDescription {
         ["item": bad.item, "reason": bad.reason, "outcome": bad.outcome.rawValue, "chunk": bad.chunkIndex ?? NSNull()]
     }
 
-    /// How many done chunks each path rendered.
-    static func renderedBy(_ chunks: [ChunkRecord]) -> [String: Int] {
-        chunks.compactMap(\.executor).reduce(into: [:]) { $0[$1, default: 0] += 1 }
-    }
-
     /// A few lines about one job for `status`: one for each bad item, naming it and why.
-    static func detail(_ job: JobRecord, chunks: [ChunkRecord] = [], badItems: [BadItem] = [],
+    static func detail(_ job: JobRecord, renderedBy rendered: [String: Int] = [:], badItems: [BadItem] = [],
                        stateDirArgument: String) -> String {
         var lines = [
             "Job \(job.id.short)  \(job.request.title)",
@@ -45,7 +40,6 @@ enum JobDescription {
             "  identifier:  \(job.request.identifier)",
             "  updated:     \(iso(job.updatedAt))",
         ]
-        let rendered = renderedBy(chunks)
         if !rendered.isEmpty {
             lines.append("  rendered:    " + rendered.sorted { $0.key < $1.key }.map { "\($0.value) on \($0.key)" }.joined(separator: ", "))
         }

@@ -56,14 +56,14 @@ enum StatusCommand: Command {
     }
 
     private static func show(_ job: JobRecord, _ context: CommandContext, _ scheduler: JobScheduler) {
-        let chunks = (try? scheduler.store.chunks(of: job.id)) ?? []
+        let renderedBy = (try? scheduler.store.executorCounts(of: job.id)) ?? [:]
         let badItems = (try? scheduler.store.badItems(of: job.id)) ?? []
         if context.json {
-            var object = JobDescription.json(job, chunks: chunks)
+            var object = JobDescription.json(job, renderedBy: renderedBy)
             object["bad_items"] = badItems.map(JobDescription.json)
             context.console.json(object)
         } else {
-            context.console.out(JobDescription.detail(job, chunks: chunks, badItems: badItems,
+            context.console.out(JobDescription.detail(job, renderedBy: renderedBy, badItems: badItems,
                                                       stateDirArgument: context.stateDirectoryArgument))
         }
     }

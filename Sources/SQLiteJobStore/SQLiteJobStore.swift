@@ -88,6 +88,15 @@ public final class SQLiteJobStore: JobStore {
         }
     }
 
+    public func executorCounts(of id: JobID) throws -> [String: Int] {
+        try read { database in
+            let pairs = try database.prepare("""
+                SELECT executor, COUNT(*) AS chunks FROM chunks WHERE job_id = ?1 AND executor IS NOT NULL GROUP BY executor
+                """).rows([.text(id.rawValue)]) { (try $0.text("executor"), Int(try $0.integer("chunks"))) }
+            return Dictionary(pairs) { first, _ in first }
+        }
+    }
+
     public func checkpoint(_ checkpoint: Checkpoint) throws {
         try write { database in
             let first = try Self.isFirstDone(checkpoint.jobID, in: database)
