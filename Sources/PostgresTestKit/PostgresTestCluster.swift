@@ -30,7 +30,11 @@ public enum PostgresTestCluster {
                     + "and sets it"
             )
         }
-        let output = try runClusterScript()
+        return try exported(variable, by: runClusterScript(["start", "--owner-pid", String(getpid())]))
+    }
+
+    /// The value `Scripts/postgres-test-cluster start` printed for `variable` in its `export` lines.
+    static func exported(_ variable: String, by output: String) throws(PostgresTestClusterUnavailable) -> String {
         let prefix = "export \(variable)="
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else {
             throw PostgresTestClusterUnavailable("Scripts/postgres-test-cluster start printed no \(variable)")
@@ -38,15 +42,14 @@ public enum PostgresTestCluster {
         return String(line.dropFirst(prefix.count))
     }
 
-    /// Runs `Scripts/postgres-test-cluster start --owner-pid <this process>` and returns what it
-    /// printed; gives it two minutes.
-    private static func runClusterScript() throws(PostgresTestClusterUnavailable) -> String {
+    /// Runs `Scripts/postgres-test-cluster arguments…` and returns what it printed; gives it two minutes.
+    static func runClusterScript(_ arguments: [String]) throws(PostgresTestClusterUnavailable) -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let script = root.appendingPathComponent("Scripts/postgres-test-cluster")
         let process = Process()
         process.executableURL = script
-        process.arguments = ["start", "--owner-pid", String(getpid())]
+        process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -61,13 +64,13 @@ public enum PostgresTestCluster {
         }
         guard ended.wait(timeout: .now() + 120) == .success else {
             process.terminate()
-            throw PostgresTestClusterUnavailable("\(script.path) start did not finish within two minutes")
+            throw PostgresTestClusterUnavailable("\(script.path) \(arguments.joined(separator: " ")) did not finish within two minutes")
         }
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard process.terminationStatus == 0 else {
             throw PostgresTestClusterUnavailable(
-                "\(script.path) start failed (exit \(process.terminationStatus)): \(complaint)"
+                "\(script.path) \(arguments.joined(separator: " ")) failed (exit \(process.terminationStatus)): \(complaint)"
                     + "Run Scripts/setup to install PostgreSQL 15, or set \(variable) to a database the tests may use"
             )
         }
