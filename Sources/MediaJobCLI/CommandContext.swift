@@ -15,13 +15,18 @@ struct CommandContext: Sendable {
 
     /// What media jobs run with in this process: the GPU that probing selected (none under
     /// `--gpu off`, so that a worker started with it renders every job's pictures on the CPU, `auto`
-    /// ones included), libvips' temporary files in the state folder's `tmp`, video encoders within
-    /// half of usable memory, the monotonic clock.
+    /// ones included), used by `--gpu auto` where it measured faster (``AutoRenderPaths``),
+    /// libvips' temporary files in the state folder's `tmp`, video encoders within half of usable
+    /// memory, the monotonic clock.
     var media: MediaEnvironment {
         let usesGPU = (try? gpuPreference()) != .off
-        return MediaEnvironment(renderer: { usesGPU ? GPUSelection.current().renderer : nil },
-                                temporaryDirectory: stateDirectory.appendingPathComponent("tmp"),
-                                encoderBudget: .half(of: hostProbe.memory().usableBytes))
+        let (folder, environment) = (stateDirectory, environment)
+        return MediaEnvironment(renderer: { usesGPU ? GPUSelection.current().renderer : nil }, gpuIsFaster: { operation in
+            guard let renderer = GPUSelection.current().renderer,
+                  let record = AutoRenderPaths.record(for: renderer, folder: folder, environment: environment) else { return true }
+            return record.gpuIsFaster(for: operation)
+        }, temporaryDirectory: stateDirectory.appendingPathComponent("tmp"),
+           encoderBudget: .half(of: hostProbe.memory().usableBytes))
     }
 
     /// Whether `--json` was given.

@@ -30,7 +30,9 @@ enum JobDescription {
     }
 
     /// A few lines about one job for `status`: one for each bad item, naming it and why.
+    /// `autoPaths`, when given, says where `--gpu auto` renders each operation and why.
     static func detail(_ job: JobRecord, renderedBy rendered: [String: Int] = [:], badItems: [BadItem] = [],
+                       autoPaths: String? = nil,
                        stateDirArgument: String) -> String {
         var lines = [
             "Job \(job.id.short)  \(job.request.title)",
@@ -42,6 +44,7 @@ enum JobDescription {
         ]
         if !rendered.isEmpty {
             lines.append("  rendered:    " + rendered.sorted { $0.key < $1.key }.map { "\($0.value) on \($0.key)" }.joined(separator: ", "))
+            if let autoPaths { lines.append("  gpu auto:    " + autoPaths) }
         }
         for bad in badItems {
             lines.append("  \((bad.outcome.rawValue + ":").padding(toLength: 12, withPad: " ", startingAt: 0)) \(bad.item): \(bad.reason)")

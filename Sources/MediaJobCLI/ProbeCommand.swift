@@ -18,7 +18,11 @@ enum ProbeCommand: Command {
 
         A device renders only when it is a real GPU with a compute queue that passes a self-test
         of the render shaders. Software devices (llvmpipe) are slower than the CPU path and are
-        used only with MEDIAJOB_VULKAN_ALLOW_SOFTWARE=1. Set MEDIAJOB_SYSFS_ROOT to read /proc
+        used only with MEDIAJOB_VULKAN_ALLOW_SOFTWARE=1. With --gpu auto, photos and video each
+        render on the GPU only where it measured faster than the CPU: --benchmark records its
+        figures per device and driver version in the state folder (render-benchmark.json), and
+        a job measures them first when there are none for the present device and driver
+        (MEDIAJOB_BENCHMARK_ROUNDS sets how many pictures, default 4). Set MEDIAJOB_SYSFS_ROOT to read /proc
         and /sys from another folder (for tests), MEDIAJOB_VULKAN_LOADER to use another loader.
         """
     static let options = [
@@ -32,6 +36,10 @@ enum ProbeCommand: Command {
         // Here, not in a child: probe lists every device, and --benchmark renders.
         let gpu = GPUSelection.probe(environment: context.environment)
         let benchmark = context.arguments.has("benchmark") ? try RenderBenchmark.run(gpu: gpu.renderer) : nil
+        if let renderer = gpu.renderer, let figures = benchmark?.gpu {
+            try RenderBenchmarkRecord(device: renderer.device, cpu: benchmark!.cpu, gpu: figures).save(in: context.stateDirectory)
+        }
+        let autoPaths = AutoRenderPaths.description(gpu.report, folder: context.stateDirectory)
         if context.json {
             let encoder = JSONEncoder()
             encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -44,6 +52,7 @@ enum ProbeCommand: Command {
             object["chunks_at_once"] = context.chunkParallelism
             object["supported_resources"] = gpu.renderer == nil ? ["cpu"] : ["cpu", "gpu"]
             object["vulkan"] = try JSONSerialization.jsonObject(with: encoder.encode(gpu.report))
+            object["auto_paths"] = autoPaths?.json ?? NSNull()
             if let benchmark {
                 object["render_benchmark"] = [
                     "cpu": try JSONSerialization.jsonObject(with: encoder.encode(benchmark.cpu)),
@@ -68,6 +77,7 @@ enum ProbeCommand: Command {
         for (index, device) in gpu.report.devices.enumerated() {
             context.console.out(describe(device, index: index))
         }
+        if let autoPaths { context.console.out("Auto:     \(autoPaths.text)") }
         if let benchmark {
             let line = { (name: String, figures: RenderBenchmark.Figures) in
                 String(format: "  %@  photos %.1f MP/s, video %.1f frames/s (%.1f MP/s)", name,

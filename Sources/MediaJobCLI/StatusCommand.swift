@@ -1,5 +1,6 @@
 import Foundation
 import JobEngine
+import MediaJobs
 import TaskContract
 
 /// `mediajob status [JOB]`: shows one job, or every job, once or while it runs.
@@ -58,12 +59,15 @@ enum StatusCommand: Command {
     private static func show(_ job: JobRecord, _ context: CommandContext, _ scheduler: JobScheduler) {
         let renderedBy = (try? scheduler.store.executorCounts(of: job.id)) ?? [:]
         let badItems = (try? scheduler.store.badItems(of: job.id)) ?? []
+        // Where --gpu auto renders, by the benchmark recorded here (status never probes the GPU).
+        let autoPaths = RenderBenchmarkRecord.load(from: context.stateDirectory).map(AutoRenderPaths.summary)
         if context.json {
             var object = JobDescription.json(job, renderedBy: renderedBy)
             object["bad_items"] = badItems.map(JobDescription.json)
+            object["auto_paths"] = autoPaths?.json ?? NSNull()
             context.console.json(object)
         } else {
-            context.console.out(JobDescription.detail(job, renderedBy: renderedBy, badItems: badItems,
+            context.console.out(JobDescription.detail(job, renderedBy: renderedBy, badItems: badItems, autoPaths: autoPaths?.text,
                                                       stateDirArgument: context.stateDirectoryArgument))
         }
     }

@@ -5,12 +5,16 @@ import GPURender
 /// so that no job code reaches a process global.
 ///
 /// The program builds one at start-up: the renderer its GPU probing selected (asked for only
-/// when a chunk may render on the GPU), the folder for the libraries' temporary files, the
-/// memory its video encoders share, and the clock chunks wait by.
+/// when a chunk may render on the GPU), which operations `--gpu auto` renders there, the folder
+/// for the libraries' temporary files, the memory its video encoders share, and the clock chunks
+/// wait by.
 public struct MediaEnvironment: Sendable {
     /// The GPU renderer of this process, or `nil` to render on the CPU. Called when a chunk may
     /// render on the GPU; it is the provider's business to probe once.
     public var renderer: @Sendable () -> GPURenderer?
+    /// Whether `--gpu auto` renders `operation` on ``renderer``'s GPU (asked only when there is
+    /// one): where it measured faster than the CPU.
+    public var gpuIsFaster: @Sendable (RenderOperation) -> Bool
     /// Where libvips puts the temporary files of large images; `nil` keeps `TMPDIR`. Takes effect
     /// through ``startLibraries()``; the folder must exist by the time a job runs.
     public var temporaryDirectory: URL?
@@ -21,13 +25,16 @@ public struct MediaEnvironment: Sendable {
 
     /// - Parameters:
     ///   - renderer: the GPU renderer provider; by default none, so every picture renders on the CPU.
+    ///   - gpuIsFaster: where `--gpu auto` uses the GPU; by default for every operation.
     ///   - temporaryDirectory: where large images' temporary files go; `nil` keeps `TMPDIR`.
     ///   - encoderBudget: the memory segment encoders share; by default unlimited, leaving the
     ///     bound to how many chunks run at once.
     ///   - clock: the clock chunks wait by.
-    public init(renderer: @escaping @Sendable () -> GPURenderer? = { nil }, temporaryDirectory: URL? = nil,
+    public init(renderer: @escaping @Sendable () -> GPURenderer? = { nil },
+                gpuIsFaster: @escaping @Sendable (RenderOperation) -> Bool = { _ in true }, temporaryDirectory: URL? = nil,
                 encoderBudget: EncoderBudget = .unlimited(), clock: any Clock<Duration> = ContinuousClock()) {
         self.renderer = renderer
+        self.gpuIsFaster = gpuIsFaster
         self.temporaryDirectory = temporaryDirectory
         self.encoderBudget = encoderBudget
         self.clock = clock
@@ -42,8 +49,13 @@ public struct MediaEnvironment: Sendable {
         try MediaLibraries.initialize(temporaryDirectory: temporaryDirectory)
     }
 
-    /// The renderer a chunk uses under `preference`: none for `off`, else this process's.
-    func renderer(for preference: GPUPreference) -> GPURenderer? {
-        preference == .off ? nil : renderer()
+    /// The renderer a chunk doing `operation` uses under `preference`: none for `off`; this
+    /// process's for `on`; for `auto`, this process's where the GPU is faster for `operation`.
+    func renderer(for preference: GPUPreference, _ operation: RenderOperation) -> GPURenderer? {
+        switch preference {
+        case .off: nil
+        case .on: renderer()
+        case .auto: renderer().flatMap { gpuIsFaster(operation) ? $0 : nil }
+        }
     }
 }

@@ -117,16 +117,17 @@ public struct CompressJob: JobKind {
         try MediaLibraries.initialize()
         let work = try MediaChunk(chunk)
         let item = spec.items[work.item]
-        let gpu = environment.renderer(for: spec.settings.gpu)
         var path = RenderPath.cpu
         try context.guarding(item.path, skipBad: spec.settings.skipBad) {
             switch work {
             case .image:
+                let gpu = environment.renderer(for: spec.settings.gpu, .photos)
                 path = try CompressedImage(spec: spec, item: item).commit(in: context, gpu: gpu)
             case .segment(_, let index, let start, let end):
                 path = try VideoChunks.segment(item.path, from: start, to: end, edit: spec.edit, encoding: spec.encoding,
                                                as: VideoChunks.segmentName(item.name, index), limits: spec.settings.mediaLimits,
-                                               gpu: gpu, budget: environment.encoderBudget, context: context)
+                                               gpu: environment.renderer(for: spec.settings.gpu, .video),
+                                               budget: environment.encoderBudget, context: context)
             case .audio(_, let start, let end, let track):
                 try VideoChunks.audio(item.path, track: track ?? 0, from: start, to: end, mode: .copy,
                                       as: VideoChunks.audioName(item.name, track: track ?? 0),

@@ -92,8 +92,8 @@ public struct ExportJob: JobKind {
         let work = try MediaChunk(chunk)
         var path = RenderPath.cpu
         try context.guarding(ExportAssets.describe(work.item, in: spec), skipBad: spec.settings.skipBad) {
-            path = try ExportRenderer(spec: spec, gpu: environment.renderer(for: spec.settings.gpu),
-                                  budget: environment.encoderBudget, context: context)
+            path = try ExportRenderer(spec: spec, gpu: { environment.renderer(for: spec.settings.gpu, $0) },
+                                      budget: environment.encoderBudget, context: context)
                 .render(work)
         }
         return path.rawValue

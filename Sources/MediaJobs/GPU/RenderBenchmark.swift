@@ -15,6 +15,11 @@ public enum RenderBenchmark {
         public var framesPerSecond: Double
         /// Source megapixels rendered per second, video.
         public var frameMegapixelsPerSecond: Double
+
+        enum CodingKeys: String, CodingKey {
+            case photoMegapixelsPerSecond = "photo_megapixels_per_second", framesPerSecond = "frames_per_second"
+            case frameMegapixelsPerSecond = "frame_megapixels_per_second"
+        }
     }
 
     /// Figures for the CPU path, and for the GPU path when `gpu` is given.
