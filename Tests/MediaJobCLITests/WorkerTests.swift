@@ -188,7 +188,8 @@ import Testing
             let store = schema.storeURL
             let project = try GPUPathTests.project(in: fixture)
             // The worker with --gpu auto finds the GPU faster for both operations (AutoPathTests).
-            _ = try AutoPathTests.record(fixture, folder: fixture.folder.path("worker-auto"), device: AutoPathTests.selectedDevice(fixture),
+            _ = try AutoPathTests.record(fixture, folder: fixture.folder.path("worker-auto"),
+                                         device: AutoPathTests.selectedDevice(fixture),
                                          photos: (cpu: 1, gpu: 100), video: (cpu: 1, gpu: 100))
             let reader = try PostgresJobStore(store)
             var executors: [String: [String]] = [:]
