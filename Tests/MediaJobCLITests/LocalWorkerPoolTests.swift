@@ -63,18 +63,20 @@ import Testing
 
     /// `mediajob cancel` of a job the pool runs, with chunks far shorter than a third of the
     /// lease (so no renewal comes while one runs): the worker gives back the next chunk it claims
-    /// and pauses the job, which then waits to be resumed, its units not all done.
+    /// and pauses the job, which then waits to be resumed, its units not all done. The worker is
+    /// held in its second chunk while the cancel is asked for, so the job cannot end first.
     @Test func aCancelPausesAJobThePoolRunsAtItsNextChunk() async throws {
         let units = 400
         let fixture = CLIFixture()
         let id = try submitDetached(units: units, unitMilliseconds: 20, in: fixture)
-        let worker = try fixture.start("worker", ["--slots", "1", "--lease", "300"])
+        let hold = try HeldStep(in: fixture.folder)
+        let worker = try fixture.start("worker", ["--slots", "1", "--lease", "300"],
+                                       environment: hold.environment(point: "chunk", hit: 2))
+        try #require(hold.waitUntil(worker, isHeldAt: "the worker's second chunk"))
         let reader = try fixture.store()
-        try await waitUntil("job \(id.short) has a chunk done", limit: .seconds(120)) {
-            try reader.chunks(of: id).contains { $0.isDone }
-        }
         let cancelled = try fixture.run("cancel", [id.rawValue, "--no-wait"])
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        hold.release()
         try await waitUntil("job \(id.short) is paused by its worker", limit: .seconds(120)) {
             try reader.job(id)?.state == .paused
         }
