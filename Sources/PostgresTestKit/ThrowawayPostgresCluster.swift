@@ -30,12 +30,18 @@ public struct ThrowawayPostgresCluster: Sendable {
         _ = try PostgresTestCluster.runClusterScript(["server-restart", folder])
     }
 
+    /// Stops the server cleanly (`pg_ctl stop`); ``start()`` starts it again.
+    public func stop() throws {
+        _ = try PostgresTestCluster.runClusterScript(["server-stop", folder])
+    }
+
     /// Kills the postmaster with SIGKILL, as a crash would, and waits until its processes have gone.
     public func kill() throws {
         _ = try PostgresTestCluster.runClusterScript(["server-kill", folder])
     }
 
-    /// Starts the server again after ``kill()``; it recovers from its write-ahead log first.
+    /// Starts the server again after ``stop()`` or ``kill()`` (after a kill it recovers from its
+    /// write-ahead log first).
     public func start() throws {
         _ = try PostgresTestCluster.runClusterScript(["server-start", folder])
     }
