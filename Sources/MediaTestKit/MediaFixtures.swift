@@ -45,6 +45,7 @@ public enum MediaFixtures {
         for (slot, pipe) in [output, errors].enumerated() {
             DispatchQueue.global().async(group: drained) {
                 let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                try? pipe.fileHandleForReading.close() // see CLIProcess: Foundation would leave it open
                 collected.withLock { $0[slot] = data }
             }
         }

@@ -58,10 +58,14 @@ final class CLIProcess: Sendable {
         try? outPipe.fileHandleForWriting.close()
         try? errPipe.fileHandleForWriting.close()
         for (pipe, buffer) in [(outPipe, stdout), (errPipe, stderr)] {
-            let descriptor = pipe.fileHandleForReading.fileDescriptor
+            let handle = pipe.fileHandleForReading
             readers.enter()
             Thread.detachNewThread { [readers] in // a thread of its own: the read blocks
-                buffer.drain(descriptor)
+                buffer.drain(handle.fileDescriptor)
+                // Closed here, not left to deallocation: a Process given a terminationHandler is
+                // never freed by Foundation on Linux, and kept its pipes open; the suite's process
+                // reached 1,300 descriptors and crashed inside Process.run().
+                try? handle.close()
                 readers.leave()
             }
         }
