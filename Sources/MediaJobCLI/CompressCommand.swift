@@ -17,7 +17,8 @@ enum CompressCommand: Command {
         H.264 (libx264, --preset, --video-crf) in keyframe-aligned segments of bounded work
         (--chunk-seconds), as many at a time as this machine has cores for, and joined without
         re-encoding; audio is copied. Where an output would be larger
-        than its input, the input is copied instead and report.json says so. DIR must not
+        than its input, the input is copied instead and report.json says so (not where
+        --max-size shrank it: the output then stays, larger or not). DIR must not
         exist yet unless --overwrite is given. Resizing (photos and video frames) runs on a
         Vulkan GPU when probing selected one, else on the CPU (--gpu). Photos are converted to
         sRGB through their ICC profile (--keep-profile keeps theirs) and keep only their capture

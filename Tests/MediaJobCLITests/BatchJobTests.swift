@@ -67,6 +67,36 @@ import Vips
         }
     }
 
+    /// A re-encode larger than its input is normally replaced by the input; not when `--max-size`
+    /// shrank it, or the result would be larger in pixels than asked for. Read by `vipsheader` and
+    /// `ffprobe`.
+    @Test func anOutputThatMaxSizeShrankIsKeptEvenWhenItsInputIsSmallerInBytes() throws {
+        let fixture = CLIFixture()
+        let photo = fixture.folder.path("coarse.jpg"), clip = fixture.folder.path("coarse.mp4")
+        try MediaFixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=800x600", "-frames:v", "1", "-q:v", "31", photo])
+        try MediaFixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x480:rate=25", "-t", "1",
+                                  "-c:v", "libx264", "-crf", "51", "-preset", "ultrafast", clip])
+        let output = fixture.folder.path("small")
+        let result = try fixture.run("compress", [photo, clip, "--output", output, "--max-size", "600",
+                                                  "--quality", "100", "--video-crf", "0"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: "\(output)/report.json")))
+        #expect(report.items.count == 2)
+        for item in report.items {
+            #expect(!item.copied && item.output_bytes > item.input_bytes,
+                    "\(item.output): re-encoded larger than its input, and kept since --max-size shrank it")
+            let (tool, arguments) = item.output.hasSuffix(".mp4")
+                ? ("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height"])
+                : ("/usr/bin/vipsheader", ["-a"])
+            let said = try MediaFixtures.run(tool, arguments + ["\(output)/\(item.output)"]).output
+            let sides = ["width", "height"].compactMap { side in // "width: 600" or "width=600"
+                said.split(separator: "\n").first { $0.hasPrefix(side) }
+                    .flatMap { Int($0.split(whereSeparator: { $0 == ":" || $0 == "=" }).last!.trimmingCharacters(in: .whitespaces)) }
+            }
+            #expect(sides.count == 2 && sides.max() == 600, "\(item.output): \(said)")
+        }
+    }
+
     @Test func aTargetSizeIsMetBySearchingTheQuality() throws {
         let fixture = CLIFixture()
         let output = fixture.folder.path("mail")

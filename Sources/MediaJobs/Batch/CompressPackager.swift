@@ -1,6 +1,7 @@
 import FFmpeg
 import Foundation
 import JobEngine
+import Vips
 
 /// The compress job's package stage: joins videos, keeps the input wherever the output came
 /// out larger, writes `report.json`, and gathers everything into one folder.
@@ -57,9 +58,13 @@ struct CompressPackager {
             var lost = source?.otherStreams ?? []
             let outputBytes = try FileSize.bytes(at: workspace.url(for: name).path)
             let inputBytes = try FileSize.bytes(at: item.path)
-            // A photo asked for in a format (--format) is always that format's, never a copy.
-            var copied = outputBytes >= inputBytes && !(spec.format != nil && mine.contains(where: \.isImage)), copyBytes = inputBytes
-            let copy = copied && mine.contains(where: \.isImage)
+            // A photo asked for in a format (--format) is always that format's, never a copy; nor
+            // is anything --max-size shrank, since the input would break the size asked for.
+            let isImage = mine.contains(where: \.isImage)
+            var copied = outputBytes >= inputBytes && !(spec.format != nil && isImage)
+            if copied, try wasShrunk(workspace.url(for: name).path, from: item.path, isImage: isImage) { copied = false }
+            var copyBytes = inputBytes
+            let copy = copied && isImage
                 ? try PhotoCopy.choose(for: item.path, policy: spec.metadata, limits: spec.settings.imageLimits) : .original
             if copy == .reencoded { copied = false }
             if copied {
@@ -88,5 +93,20 @@ struct CompressPackager {
         }
         try workspace.commit("report.json", data: try StableJSON.encode(Report(items: entries, skipped: skipped, dropped: dropped)))
         return try PackageFolder.assemble(entries.map(\.output) + ["report.json"], in: workspace, as: "compressed")
+    }
+
+    /// Whether `output` has a shorter longest side than `input`, both upright: `--max-size` shrank it.
+    /// Without `--max-size` nothing is shrunk, and nothing is read.
+    private func wasShrunk(_ output: String, from input: String, isImage: Bool) throws -> Bool {
+        guard spec.maxWidth != nil || spec.maxHeight != nil else { return false }
+        func longestSide(_ path: String) throws -> Int {
+            if isImage {
+                let image = try VipsImage.load(path, limits: spec.settings.imageLimits)
+                return max(image.width, image.height)
+            }
+            let video = try MediaProbe.probe(path, limits: spec.settings.mediaLimits, scanKeyframes: false).video
+            return video.map { max($0.width, $0.height) } ?? 0
+        }
+        return try longestSide(output) < longestSide(input)
     }
 }
