@@ -92,10 +92,26 @@ package enum DurableFiles {
         }
     }
 
-    /// Swaps two existing paths atomically (both may be folders).
+    /// Swaps two existing paths (both may be folders), then syncs their folders.
+    ///
+    /// `renameat2(RENAME_EXCHANGE)` swaps them atomically. Where the file system refuses that flag
+    /// (`EINVAL`, as NFS does) or the C library lacks the call (`ENOSYS`), three renames through a
+    /// name beside `first` do it instead: `second` is then briefly absent, and a crash meanwhile
+    /// leaves it absent with both versions kept beside `first`, so that publishing again finds
+    /// nothing at `second` and renames there as it would have the first time.
     package static func exchange(_ first: URL, with second: URL) throws {
-        guard LinuxRename.rename(first.path, second.path, flags: LinuxRename.exchange) == 0 else {
-            throw FileSystemError("rename", path: second.path)
+        if LinuxRename.rename(first.path, second.path, flags: LinuxRename.exchange) != 0 {
+            let refusal = errno
+            guard refusal == EINVAL || refusal == ENOSYS else { throw FileSystemError("rename", path: second.path, code: refusal) }
+            let aside = first.deletingLastPathComponent().appendingPathComponent(".\(first.lastPathComponent).replaced")
+            guard Glibc.rename(second.path, aside.path) == 0 else { throw FileSystemError("rename", path: second.path) }
+            guard Glibc.rename(first.path, second.path) == 0 else {
+                let error = FileSystemError("rename", path: second.path)
+                _ = Glibc.rename(aside.path, second.path) // puts the old one back; the error is the first rename's
+                throw error
+            }
+            guard Glibc.rename(aside.path, first.path) == 0 else { throw FileSystemError("rename", path: first.path) }
+            try sync(first.deletingLastPathComponent())
         }
         try sync(second.deletingLastPathComponent())
     }

@@ -56,4 +56,25 @@ import Testing
             #expect(files.contains("index.json"), "\(files)")
         }
     }
+
+    /// `renameat2(RENAME_EXCHANGE)` refused with `EINVAL` too: `--overwrite` of an existing folder
+    /// replaces it by three renames, and nothing of the old folder or the job's workspace is left.
+    @Test func whereRenameExchangeIsRefusedOverwriteStillReplacesTheFolder() throws {
+        let fixture = CLIFixture()
+        let trace = fixture.folder.path("trace.txt")
+        let output = fixture.folder.path("thumbs")
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: "\(output)/stale.txt"))
+        let strace = ["/usr/bin/strace", "-f", "-qq", "-o", trace, "-e", "trace=renameat2,rename",
+                      "-e", "inject=renameat2:error=EINVAL"]
+        let run = try fixture.run("thumbnail", [sampleProject.appendingPathComponent("small-640x480.jpg").path,
+                                                "--output", output, "--overwrite"], launcher: strace)
+        #expect(run.status == 0, "\(run.stderr)")
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(calls.contains { $0.contains("RENAME_EXCHANGE") && $0.contains("EINVAL") && $0.contains("INJECTED") })
+        let files = try FileManager.default.contentsOfDirectory(atPath: output)
+        #expect(files.contains("index.json") && !files.contains("stale.txt"), "\(files)")
+        let beside = try FileManager.default.contentsOfDirectory(atPath: fixture.folder.url.path)
+        #expect(beside.allSatisfy { !$0.contains("mediajob") && !$0.contains("replaced") }, "\(beside)")
+    }
 }
