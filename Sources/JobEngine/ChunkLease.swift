@@ -21,23 +21,31 @@ public struct ChunkLease: Sendable, Equatable {
     public let epoch: Int64
     /// How many earlier leases of this chunk expired before it was done.
     public let attempt: Int
+    /// How many earlier leases of this chunk failed because their worker could not open an input
+    /// (``ChunkFailure/elsewhere(_:)``).
+    public let failures: Int
     /// The worker holding the lease.
     public let worker: String
     /// How long the lease lasts from its claim or last renewal, by the database's clock.
     public let duration: Duration
+
+    /// How many leases of one chunk may fail on workers that could not open an input before its
+    /// items count as bad, as they would in one process.
+    public static let unreachableInputAttempts = 3
 
     /// The name the chunk's output gets under this lease, `<key>.<epoch>`: a stale writer never
     /// writes over the output of a later claim.
     public var outputName: String { "\(plan.key).\(epoch)" }
 
     /// The memberwise lease, as a store's claim makes it.
-    public init(jobID: JobID, chunkIndex: Int, plan: PlannedChunk, epoch: Int64, attempt: Int, worker: String,
-                duration: Duration) {
+    public init(jobID: JobID, chunkIndex: Int, plan: PlannedChunk, epoch: Int64, attempt: Int, failures: Int = 0,
+                worker: String, duration: Duration) {
         self.jobID = jobID
         self.chunkIndex = chunkIndex
         self.plan = plan
         self.epoch = epoch
         self.attempt = attempt
+        self.failures = failures
         self.worker = worker
         self.duration = duration
     }
@@ -59,4 +67,22 @@ public enum LeaseCommit: Sendable, Equatable {
     /// The lease's epoch is no longer the chunk's (or the chunk was done already): nothing
     /// changed but a `commit_refused` journal entry. Delete the output.
     case refused
+}
+
+/// Why a chunk run under a lease failed, as its worker records it (``LeasingJobStore/fail(_:_:)``).
+public enum ChunkFailure: Sendable, Equatable {
+    /// The worker could not open an input that another machine may see (``ItemFailure/isUnreachableHere``):
+    /// the chunk is given back, to be claimed again, first by another worker, counting one failure;
+    /// the message names the input and the worker's host.
+    case elsewhere(String)
+    /// The chunk's items are bad, as they would be in one process: they are stored as failed with
+    /// the chunk, which is not claimed again until the job is resumed; the message names the worker's host.
+    case badItems([ItemFailure], String)
+
+    /// The message stored with the chunk.
+    public var message: String {
+        switch self {
+        case .elsewhere(let message), .badItems(_, let message): message
+        }
+    }
 }

@@ -8,10 +8,16 @@ public struct ItemFailure: CategorizedError, Equatable {
     public var item: String
     /// What is wrong with it and what to do.
     public var reason: String
+    /// Whether the item's input could not be opened on this machine (missing or unreadable here):
+    /// a worker on another machine, which may see the shared path, can try the chunk again.
+    public var isUnreachableHere: Bool
 
-    public init(item: String, reason: String) {
+    /// - Parameter isUnreachableHere: whether the input could not be opened on this machine
+    ///   (``ItemFailure/requireReadable(_:item:)``), rather than being bad in itself.
+    public init(item: String, reason: String, isUnreachableHere: Bool = false) {
         self.item = item
         self.reason = reason
+        self.isUnreachableHere = isUnreachableHere
     }
 
     public var category: FailureCategory { .invalidInput }

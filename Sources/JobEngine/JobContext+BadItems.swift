@@ -19,8 +19,9 @@ extension JobContext {
         } catch where isStopRequested {
             throw JobStopped()
         } catch let error as any CategorizedError where error.category == .invalidInput {
-            let failure = (error as? ItemFailure).map { $0.item == item ? $0 : ItemFailure(item: item, reason: $0.message) }
-                ?? ItemFailure(item: item, reason: error.message)
+            let failure = (error as? ItemFailure).map {
+                $0.item == item ? $0 : ItemFailure(item: item, reason: $0.message, isUnreachableHere: $0.isUnreachableHere)
+            } ?? ItemFailure(item: item, reason: error.message)
             guard skipBad else { throw failure }
             skip(failure)
             return true

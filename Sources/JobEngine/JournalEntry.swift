@@ -12,6 +12,9 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         case released
         /// A commit under a lease that had been lost was refused; its output is not the chunk's.
         case commitRefused = "commit_refused"
+        /// A chunk run under a lease failed (detail: chunk, epoch, worker, message, and `retry` when
+        /// it may succeed on another machine).
+        case chunkFailed = "chunk_failed"
     }
 
     public var jobID: JobID

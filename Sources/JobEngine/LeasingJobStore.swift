@@ -11,7 +11,7 @@ public protocol LeasingJobStore: JobStore {
     /// Claims the next chunk nobody holds, or whose lease expired (a rescue), of the oldest queued
     /// or running job (or of `job` only): gives it a new epoch and a lease of `lease` from the
     /// store's now, and journals `claimed` (with `rescued_from` for a rescue). The package stage is
-    /// claimed after the job's other chunks, once they are all done. Chunks of a job that requires
+    /// claimed after the job's other chunks, once they are all done (or failed with bad items). Chunks of a job that requires
     /// a GPU go only to a worker that has one.
     /// - Parameters:
     ///   - worker: who claims (host and process, for the journal).
@@ -33,6 +33,17 @@ public protocol LeasingJobStore: JobStore {
     /// `commit_refused` and changes nothing else. The same commit again says `.committed`.
     /// - Returns: `.committed`, or `.refused` (delete the output: it is not the chunk's).
     func commit(_ lease: ChunkLease, checkpoint: Checkpoint) throws -> LeaseCommit
+
+    /// Records that the chunk under `lease` failed, if `lease` still holds it, and journals
+    /// `chunk_failed` with the message. ``ChunkFailure/elsewhere(_:)`` gives the chunk back with one
+    /// more failure (``ChunkLease/failures``); its worker claims it again only once the lease's
+    /// duration has passed, so that another worker may take it first. ``ChunkFailure/badItems(_:_:)``
+    /// stores the items as failed with the chunk and settles it: no worker claims it until the job
+    /// is resumed, and the package stage is claimed once every other chunk is done or settled so,
+    /// to end the job failed, listing its bad items.
+    /// - Returns: whether the lease still held the chunk.
+    @discardableResult
+    func fail(_ lease: ChunkLease, _ failure: ChunkFailure) throws -> Bool
 
     /// Gives the chunk back unfinished, if `lease` still holds it, so that any worker may claim it
     /// at once without counting an attempt, and journals `released`.

@@ -123,6 +123,9 @@ final class LeaseWorker: Sendable {
             giveBack(claimed)
             return pause(job)
         }
+        if claimed.chunkIndex == ChunkLease.packageIndex, let bad = try? failedItems(of: job), !bad.isEmpty {
+            return endWithBadItems(job, bad, package: claimed)
+        }
         let task = ContinuedTask(request: job.request, progress: job.progress)
         inFlight.withLock { $0[slot] = (claimed, task) }
         defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }
@@ -155,9 +158,62 @@ final class LeaseWorker: Sendable {
             if ending == .cancelRequested { pause(job) }
         case .failure(let error):
             discardOutputs(of: claimed, in: job)
+            if let items = Self.itemFailures(in: error) {
+                return failChunk(claimed, of: job, items)
+            }
             giveBack(claimed)
             fail(job, chunk: claimed, error)
         }
+    }
+
+    /// The bad items `error` reports, if it reports bad items (``ItemFailure``, ``ItemFailures``).
+    private static func itemFailures(in error: any Error) -> [ItemFailure]? {
+        switch error {
+        case let failure as ItemFailure: [failure]
+        case let failures as ItemFailures: failures.failures
+        default: nil
+        }
+    }
+
+    /// A chunk whose items failed: when this machine could not open an input, another worker may
+    /// (until ``ChunkLease/unreachableInputAttempts`` leases failed so); otherwise the items are
+    /// bad, as they would be in one process, and the job's other chunks go on.
+    private func failChunk(_ claimed: ChunkLease, of job: JobRecord, _ items: [ItemFailure]) {
+        let host = ProcessInfo.processInfo.hostName
+        let what = items.map(\.clause).joined(separator: "; ")
+        let failure: ChunkFailure
+        if items.contains(where: \.isUnreachableHere), claimed.failures + 1 < ChunkLease.unreachableInputAttempts {
+            failure = .elsewhere("on host \(host): \(what)")
+            console.err("Worker \(name): chunk \(claimed.chunkIndex) of job \(job.id.short) failed here (\(what)); "
+                + "another worker may try it.")
+        } else {
+            let bad = items.map { item in
+                ItemFailure(item: item.item, reason: "\(item.reason.hasSuffix(".") ? String(item.reason.dropLast()) : item.reason) "
+                    + "(on host \(host))")
+            }
+            failure = .badItems(bad, "on host \(host): \(what)")
+            console.err("Worker \(name): chunk \(claimed.chunkIndex) of job \(job.id.short) has bad items: \(what).")
+        }
+        do {
+            try store.fail(claimed, failure)
+        } catch {
+            console.err("Worker \(name): could not record the failure of chunk \(claimed.chunkIndex) of job \(job.id.short): "
+                + "\(error.personMessage); its lease will run out and another worker will try it.")
+        }
+    }
+
+    /// The items of `job` that its chunks failed on (the chunks settled with bad items).
+    private func failedItems(of job: JobRecord) throws -> [ItemFailure] {
+        try store.badItems(of: job.id).filter { $0.outcome == .failed && $0.chunkIndex != nil }.map(\.failure)
+    }
+
+    /// The package stage of a job whose chunks all ran, some with bad items: the job ends failed
+    /// listing them, as a job run in one process does, and can be resumed once they are fixed.
+    private func endWithBadItems(_ job: JobRecord, _ items: [ItemFailure], package claimed: ChunkLease) {
+        // Only the package's holder ends the job: a lease lost meanwhile leaves it to the new holder.
+        guard (try? store.renew(claimed)) != .lost else { return }
+        fail(job, chunk: claimed, ItemFailures(failures: items))
+        giveBack(claimed)
     }
 
     /// Commits a chunk that ran under `claimed`; a refused commit (the lease's epoch is no longer

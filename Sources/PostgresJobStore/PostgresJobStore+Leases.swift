@@ -37,7 +37,8 @@ extension PostgresJobStore: LeasingJobStore {
             return ChunkLease(
                 jobID: JobID(rawValue: id), chunkIndex: try row["idx"],
                 plan: try PostgresJobRow.decode(PlannedChunk.self, row["plan"], column: "chunk plan", job: id),
-                epoch: try row["epoch"], attempt: try row["attempt"], worker: worker, duration: lease)
+                epoch: try row["epoch"], attempt: try row["attempt"], failures: try row["failures"], worker: worker,
+                duration: lease)
         }
     }
 
@@ -126,6 +127,30 @@ extension PostgresJobStore: LeasingJobStore {
         }
     }
 
+    /// Records that the chunk under `lease` failed, if `lease` still holds it, in one transaction
+    /// with its `chunk_failed` journal entry (and, for bad items, the items): see
+    /// ``LeasingJobStore/fail(_:_:)``.
+    /// - Returns: whether the lease still held the chunk.
+    @discardableResult
+    public func fail(_ lease: ChunkLease, _ failure: ChunkFailure) throws -> Bool {
+        try transaction { connection in
+            var detail = ["chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
+                          "message": failure.message]
+            switch failure {
+            case .elsewhere(let message):
+                guard try connection.query(Statements.failChunkForElsewhere, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
+                                           lease.worker, message, lease.duration.seconds).rowsAffected == 1 else { return false }
+                detail["retry"] = "true"
+            case .badItems(let items, let message):
+                guard try connection.query(Statements.settleFailedChunk, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
+                                           lease.worker, message).rowsAffected == 1 else { return false }
+                try Self.replaceBadItems(items, outcome: .failed, of: lease.jobID, chunk: lease.chunkIndex, on: connection)
+            }
+            try Self.append(JournalEntry(jobID: lease.jobID, event: .chunkFailed, detail: detail), on: connection)
+            return true
+        }
+    }
+
     /// Gives the chunk back unfinished, if `lease` still holds it, so that any worker may claim it
     /// at once (a stopping worker's chunks), and journals `released`. Like a renewal, a release does
     /// not wait for the WAL flush: one lost in a server crash leaves the lease to expire and the
@@ -160,9 +185,10 @@ extension PostgresJobStore.Statements {
             FROM jobs j CROSS JOIN LATERAL (
                 SELECT c.job_id, c.idx, c.lease_owner AS previous_owner
                 FROM chunks c
-                WHERE c.job_id = j.id AND NOT c.done
+                WHERE c.job_id = j.id AND NOT c.done AND NOT c.failed
                     AND (c.lease_owner IS NULL OR c.lease_expires_at <= now())
-                    AND (c.idx >= 0 OR (SELECT o.idx < 0 FROM chunks o WHERE o.job_id = j.id AND NOT o.done
+                    AND (c.failed_by IS DISTINCT FROM $2 OR c.lease_expires_at IS NULL OR c.lease_expires_at <= now())
+                    AND (c.idx >= 0 OR (SELECT o.idx < 0 FROM chunks o WHERE o.job_id = j.id AND NOT o.done AND NOT o.failed
                                         ORDER BY o.idx < 0, o.idx LIMIT 1))
                 ORDER BY c.idx < 0, c.idx
                 LIMIT 1
@@ -178,14 +204,27 @@ extension PostgresJobStore.Statements {
                 attempt = c.attempt + CASE WHEN next.previous_owner IS NULL THEN 0 ELSE 1 END,
                 lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3)
             FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx
-            RETURNING c.job_id, c.idx, c.plan, c.epoch, c.attempt, next.previous_owner
+            RETURNING c.job_id, c.idx, c.plan, c.epoch, c.attempt, c.failures, next.previous_owner
         ), journalled AS (
             INSERT INTO journal (job_id, at, event, detail)
             SELECT job_id, $5, '\(JournalEntry.Event.claimed.rawValue)', jsonb_strip_nulls(jsonb_build_object(
                 'chunk', idx::text, 'epoch', epoch::text, 'worker', $2::text, 'rescued_from', previous_owner))::text
             FROM claimed
         )
-        SELECT job_id, idx, plan, epoch, attempt FROM claimed
+        SELECT job_id, idx, plan, epoch, attempt, failures FROM claimed
+        """)
+    /// Gives a chunk whose worker (`$4`) could not open an input back with one more failure and
+    /// message `$5`; the expiry, `$6` seconds from now, keeps that worker from claiming it again
+    /// before then (``claimChunk``), so that another may take it first.
+    static let failChunkForElsewhere = PreparedStatement("mediajob_fail_chunk_for_elsewhere", """
+        UPDATE chunks SET failures = failures + 1, failure = $5, failed_by = $4, lease_owner = NULL,
+            lease_expires_at = now() + make_interval(secs => $6)
+        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
+        """)
+    /// Settles a chunk whose items are bad, with message `$5`: no claim takes it until the job is resumed.
+    static let settleFailedChunk = PreparedStatement("mediajob_settle_failed_chunk", """
+        UPDATE chunks SET failed = true, failure = $5, failed_by = $4, lease_owner = NULL, lease_expires_at = NULL
+        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
         """)
     static let renewLease = PreparedStatement("mediajob_renew_lease", """
         UPDATE chunks SET lease_expires_at = now() + make_interval(secs => $5)

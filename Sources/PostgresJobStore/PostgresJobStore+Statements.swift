@@ -39,6 +39,14 @@ extension PostgresJobStore {
             """)
         static let setProgress = PreparedStatement(
             "mediajob_set_progress", "UPDATE jobs SET progress = $2, updated_at = $3 WHERE id = $1")
+        /// Gives a stopped job's failed chunks (``ChunkFailure``) back to be claimed afresh, as it
+        /// is resumed: `$1` the job, `$2` the state it is moving to.
+        static let retryFailedChunks = PreparedStatement("mediajob_retry_failed_chunks", """
+            UPDATE chunks c SET failures = 0, failed = false, failure = NULL, failed_by = NULL
+            FROM jobs j
+            WHERE c.job_id = $1 AND j.id = $1 AND NOT c.done AND (c.failed OR c.failures > 0)
+                AND j.state NOT IN ('queued', 'running') AND $2 IN ('queued', 'running')
+            """)
         static let requeue = PreparedStatement(
             "mediajob_requeue", "UPDATE jobs SET queue_seq = $2 WHERE id = $1 AND state <> 'queued'")
         static let setState = PreparedStatement("mediajob_set_state", """
@@ -53,7 +61,7 @@ extension PostgresJobStore {
         static let resetChunks = PreparedStatement("mediajob_reset_chunks", """
             WITH reset AS (
                 UPDATE chunks SET done = false, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL,
-                    lease_owner = NULL, lease_expires_at = NULL
+                    lease_owner = NULL, lease_expires_at = NULL, failures = 0, failed = false, failure = NULL, failed_by = NULL
                 WHERE job_id = $1
             )
             UPDATE jobs SET chunks_done = 0 WHERE id = $1

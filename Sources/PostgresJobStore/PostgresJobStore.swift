@@ -251,6 +251,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         if change.state == .queued {
             try connection.query(Statements.requeue, key, try nextQueueSequence(connection))
         }
+        try connection.query(Statements.retryFailedChunks, key, change.state.rawValue)
         let changed = try connection.query(
             Statements.setState, key, change.state.rawValue, change.failure?.rawValue, change.rejection?.rawValue,
             change.message, now, change.ownerPID.map(Int.init))
@@ -285,8 +286,8 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     /// Replaces the bad items of one chunk (or of the package stage, `chunk` nil) with `items`.
-    private static func replaceBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?,
-                                        on connection: Connection) throws {
+    static func replaceBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?,
+                                on connection: Connection) throws {
         try connection.query(Statements.forgetBadItems, id.rawValue, chunk)
         for (position, item) in items.enumerated() {
             try connection.query(Statements.insertBadItem, id.rawValue, chunk, position, item.item, item.reason, outcome.rawValue)

@@ -119,6 +119,16 @@ enum PostgresSchema {
             "CREATE INDEX chunks_unfinished_in_claim_order ON chunks (job_id, (idx < 0), idx) WHERE NOT done",
             "CREATE INDEX jobs_claimable_in_queue_order ON jobs (queue_seq) WHERE state IN ('queued', 'running')",
         ]),
+        // Failed chunks (``ChunkFailure``): `failures` counts leases whose worker could not open an
+        // input, `failed_by` is the last such worker (it claims the chunk again only after a lease's
+        // length, so that another may take it first), `failure` the last message (naming the host);
+        // `failed` settles a chunk whose items are bad until the job is resumed.
+        Migration("7-chunk-failures", [
+            "ALTER TABLE chunks ADD COLUMN failures integer NOT NULL DEFAULT 0",
+            "ALTER TABLE chunks ADD COLUMN failed boolean NOT NULL DEFAULT false",
+            "ALTER TABLE chunks ADD COLUMN failure text",
+            "ALTER TABLE chunks ADD COLUMN failed_by text",
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).

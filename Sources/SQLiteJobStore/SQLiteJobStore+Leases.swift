@@ -13,7 +13,7 @@ extension SQLiteJobStore: LeasingJobStore {
     public func claimChunk(worker: String, lease: Duration, job: JobID? = nil, hasGPU: Bool = false) throws -> ChunkLease? {
         try write { database in
             let found = try database.prepare(Statements.nextChunk)
-                .rows([job.map { .text($0.rawValue) } ?? .null, .integer(hasGPU ? 1 : 0)]) { row in
+                .rows([job.map { .text($0.rawValue) } ?? .null, .integer(hasGPU ? 1 : 0), .text(worker)]) { row in
                     (id: try row.text("job_id"), index: try row.integer("idx"), previous: try row.optionalText("previous_owner"))
                 }.first
             guard let found else { return nil }
@@ -21,7 +21,8 @@ extension SQLiteJobStore: LeasingJobStore {
                 .rows([.text(found.id), .integer(found.index), .text(worker), .real(lease.seconds)]) { row in
                     ChunkLease(jobID: JobID(rawValue: found.id), chunkIndex: Int(found.index),
                                plan: try JobRow.decode(PlannedChunk.self, row.blob("plan")), epoch: try row.integer("epoch"),
-                               attempt: Int(try row.integer("attempt")), worker: worker, duration: lease)
+                               attempt: Int(try row.integer("attempt")), failures: Int(try row.integer("failures")),
+                               worker: worker, duration: lease)
                 }.first
             guard let claimed = taken else { return nil }
             var detail = ["chunk": String(claimed.chunkIndex), "epoch": String(claimed.epoch), "worker": worker]
@@ -79,6 +80,27 @@ extension SQLiteJobStore: LeasingJobStore {
     }
 
     @discardableResult
+    public func fail(_ lease: ChunkLease, _ failure: ChunkFailure) throws -> Bool {
+        try write { database in
+            var detail = ["chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
+                          "message": failure.message]
+            switch failure {
+            case .elsewhere(let message):
+                try database.prepare(Statements.failForElsewhere)
+                    .run(Self.holding(lease) + [.text(message), .real(lease.duration.seconds)])
+                guard database.changes == 1 else { return false }
+                detail["retry"] = "true"
+            case .badItems(let items, let message):
+                try database.prepare(Statements.settleFailed).run(Self.holding(lease) + [.text(message)])
+                guard database.changes == 1 else { return false }
+                try Self.replaceBadItems(items, outcome: .failed, of: lease.jobID, chunk: lease.chunkIndex, in: database)
+            }
+            try Self.append(JournalEntry(jobID: lease.jobID, event: .chunkFailed, detail: detail), to: database)
+            return true
+        }
+    }
+
+    @discardableResult
     public func release(_ lease: ChunkLease) throws -> Bool {
         try write { database in
             try database.prepare(Statements.release).run(Self.holding(lease))
@@ -102,15 +124,18 @@ extension SQLiteJobStore: LeasingJobStore {
 
         /// The chunk the next claim takes: of the oldest queued or running job left to workers
         /// (`?1`, if not NULL: that job only) whose chunks `?2` (has a GPU) may run, free or with
-        /// its lease run out; the package stage last, once every other chunk is done.
+        /// its lease run out, and not failed by worker `?3` less than a lease ago; the package stage
+        /// last, once every other chunk is done or failed with bad items.
         static let nextChunk = """
             SELECT c.job_id, c.idx, c.lease_owner AS previous_owner
             FROM chunks c JOIN jobs j ON j.id = c.job_id
-            WHERE j.state IN ('queued', 'running') AND j.owner_pid IS NULL AND c.done = 0
+            WHERE j.state IN ('queued', 'running') AND j.owner_pid IS NULL AND c.done = 0 AND c.failed = 0
                 AND (c.lease_owner IS NULL OR c.lease_expires_at <= \(SQLiteClock.now))
+                AND (c.failed_by IS NOT ?3 OR c.lease_expires_at IS NULL OR c.lease_expires_at <= \(SQLiteClock.now))
                 AND (?1 IS NULL OR c.job_id = ?1)
                 AND (?2 OR COALESCE(json_extract(CAST(j.request AS TEXT), '$.requiredResources'), 0) & \(gpu) = 0)
-                AND (c.idx >= 0 OR NOT EXISTS (SELECT 1 FROM chunks o WHERE o.job_id = c.job_id AND o.idx >= 0 AND o.done = 0))
+                AND (c.idx >= 0 OR NOT EXISTS (SELECT 1 FROM chunks o WHERE o.job_id = c.job_id AND o.idx >= 0 AND o.done = 0
+                                               AND o.failed = 0))
             ORDER BY j.queue_seq, c.idx < 0, c.idx
             LIMIT 1
             """
@@ -120,7 +145,19 @@ extension SQLiteJobStore: LeasingJobStore {
             UPDATE chunks SET epoch = epoch + 1, attempt = attempt + (lease_owner IS NOT NULL),
                 lease_owner = ?3, lease_expires_at = \(SQLiteClock.now) + ?4
             WHERE job_id = ?1 AND idx = ?2
-            RETURNING plan, epoch, attempt
+            RETURNING plan, epoch, attempt, failures
+            """
+        /// Gives back a chunk whose worker could not open an input, with one more failure and message
+        /// `?5`; the expiry, `?6` seconds from now, keeps that worker from claiming it again before then.
+        static let failForElsewhere = """
+            UPDATE chunks SET failures = failures + 1, failure = ?5, failed_by = ?4, lease_owner = NULL,
+                lease_expires_at = \(SQLiteClock.now) + ?6
+            WHERE job_id = ?1 AND idx = ?2 AND epoch = ?3 AND lease_owner = ?4 AND done = 0
+            """
+        /// Settles a chunk whose items are bad, with message `?5`, until the job is resumed.
+        static let settleFailed = """
+            UPDATE chunks SET failed = 1, failure = ?5, failed_by = ?4, lease_owner = NULL, lease_expires_at = NULL
+            WHERE job_id = ?1 AND idx = ?2 AND epoch = ?3 AND lease_owner = ?4 AND done = 0
             """
         /// Extends a held lease by `?5` seconds from now.
         static let renew = """

@@ -147,7 +147,7 @@ public final class SQLiteJobStore: JobStore {
         try write { database in
             try database.prepare("""
                 UPDATE chunks SET done = 0, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL, lease_owner = NULL,
-                    lease_expires_at = NULL
+                    lease_expires_at = NULL, failures = 0, failed = 0, failure = NULL, failed_by = NULL
                 WHERE job_id = ?1
                 """)
                 .run([.text(id.rawValue)])
@@ -223,6 +223,14 @@ public final class SQLiteJobStore: JobStore {
             try database.prepare("UPDATE jobs SET queue_seq = ?2 WHERE id = ?1 AND state <> 'queued'")
                 .run([key, .integer(try Self.nextQueueSequence(database))])
         }
+        if change.state.isLive {
+            // A stopped job resumed: its failed chunks (``ChunkFailure``) are to be claimed afresh.
+            try database.prepare("""
+                UPDATE chunks SET failures = 0, failed = 0, failure = NULL, failed_by = NULL
+                WHERE job_id = ?1 AND done = 0 AND (failed OR failures > 0)
+                    AND (SELECT state FROM jobs WHERE id = ?1) NOT IN ('queued', 'running')
+                """).run([key])
+        }
         try database.prepare("""
             UPDATE jobs SET state = ?2, failure = ?3, rejection = ?4, message = ?5, updated_at = ?6,
                 owner_pid = COALESCE(?7, owner_pid) WHERE id = ?1
@@ -283,8 +291,8 @@ public final class SQLiteJobStore: JobStore {
     }
 
     /// Replaces the bad items of one chunk (or of the package stage, `chunk` nil) with `items`.
-    private static func replaceBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?,
-                                        in database: SQLiteDatabase) throws {
+    static func replaceBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?,
+                                in database: SQLiteDatabase) throws {
         let chunkValue: SQLiteValue = chunk.map { .integer(Int64($0)) } ?? .null
         try database.prepare("DELETE FROM bad_items WHERE job_id = ?1 AND chunk_idx IS ?2").run([.text(id.rawValue), chunkValue])
         let insert = try database.prepare("""

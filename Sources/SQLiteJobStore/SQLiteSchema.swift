@@ -12,6 +12,9 @@ enum SQLiteSchema {
     /// seconds by SQLite's clock, ``SQLiteClock``), `epoch` grows with every claim and fences
     /// commits, `attempt` counts leases that expired, `output` names the committed output; and
     /// every job's package stage as one more chunk, at index -1 (jobs stored before get theirs here).
+    /// Version 6: failed chunks (``ChunkFailure``): `failures` counts leases whose worker could not
+    /// open an input, `failed_by` is the last such worker, `failure` the last message (naming the
+    /// host); `failed` settles a chunk whose items are bad until the job is resumed.
     static let migrations: [String] = [
         """
         CREATE TABLE jobs (
@@ -92,6 +95,12 @@ enum SQLiteSchema {
         ALTER TABLE chunks ADD COLUMN output TEXT;
         INSERT OR IGNORE INTO chunks (job_id, idx, plan)
             SELECT id, -1, CAST('{"key":"package","stage":"package","work":1}' AS BLOB) FROM jobs;
+        """,
+        """
+        ALTER TABLE chunks ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE chunks ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE chunks ADD COLUMN failure TEXT;
+        ALTER TABLE chunks ADD COLUMN failed_by TEXT;
         """,
     ]
 

@@ -10,10 +10,10 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 5)
+            #expect(SQLiteSchema.latest == 6)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 5)
+                #expect(try store.schemaVersion == 6)
             }
         }
     }
@@ -103,6 +103,26 @@ struct SchemaMigrationTests {
                 jobID: original.id, chunkIndex: package.chunkIndex, stage: .package, kind: original.kind, costSeconds: 1,
                 executor: nil, progress: original.progress)) == .committed)
             #expect(try store.job(original.id)?.state == .completed)
+            #expect(try store.integrityCheck() == ["ok"])
+        }
+    }
+
+    @Test func versionFiveChunksCanFailOnceMigrated() throws {
+        try withStorePath { path in
+            let original: JobRecord
+            do {
+                let old = try SQLiteJobStore(path: path, schemaVersion: 5)
+                original = try old.insert(try makeDetachedJob(state: .running), chunks: makeChunks(1))
+                #expect(throws: SQLiteError.self) { try old.claimChunk(worker: "w", lease: .seconds(60)) }
+            }
+
+            let store = try SQLiteJobStore(path: path)
+            #expect(try store.schemaVersion == SQLiteSchema.latest)
+            let chunk = try #require(try store.claimChunk(worker: "w", lease: .seconds(60)))
+            #expect(chunk.jobID == original.id)
+            #expect(chunk.failures == 0)
+            #expect(try store.fail(chunk, .elsewhere("on host h: a.jpg cannot be read here")))
+            #expect(try store.claimChunk(worker: "other", lease: .seconds(60))?.failures == 1)
             #expect(try store.integrityCheck() == ["ok"])
         }
     }

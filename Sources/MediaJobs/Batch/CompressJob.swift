@@ -119,6 +119,7 @@ public struct CompressJob: JobKind {
         let item = spec.items[work.item]
         var path = RenderPath.cpu
         try context.guarding(item.path, skipBad: spec.settings.skipBad) {
+            try ItemFailure.requireReadable(item.path, item: item.path)
             switch work {
             case .image:
                 let gpu = environment.renderer(for: spec.settings.gpu, .photos)

@@ -115,6 +115,7 @@ public struct ThumbnailJob: JobKind {
             guard !context.workspace.contains(name) else { continue } // made before a crash: keep it
             do {
                 try context.guarding(item.path, skipBad: spec.settings.skipBad) {
+                    try ItemFailure.requireReadable(item.path, item: item.path)
                     let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
                     paths.insert(path.rawValue)
                     try context.workspace.commit(name) { temporary in

@@ -17,6 +17,7 @@ struct ExportRenderer {
     func render(_ work: MediaChunk) throws -> RenderPath {
         let asset = spec.manifest.assets[work.item]
         let source = try ExportAssets.path(of: work.item, in: spec)
+        try ItemFailure.requireReadable(source, item: ExportAssets.describe(work.item, in: spec))
         switch work {
         case .image:
             let settings = spec.manifest.export.image
