@@ -10,7 +10,8 @@
 public protocol LeasingJobStore: JobStore {
     /// Claims the next chunk nobody holds, or whose lease expired (a rescue), of the oldest queued
     /// or running job (or of `job` only): gives it a new epoch and a lease of `lease` from the
-    /// store's now, and journals `claimed` (with `rescued_from` for a rescue). The package stage is
+    /// store's now, and journals `claimed` (with `rescued_from` for a rescue); a queued job is
+    /// running from then on. The package stage is
     /// claimed after the job's other chunks, once they are all done (or failed with bad items). Chunks of a job that requires
     /// a GPU go only to a worker that has one.
     /// - Parameters:

@@ -29,10 +29,12 @@ extension LeaseContract {
             #expect(taken.allSatisfy { $0.jobID == job.id && $0.epoch == 1 && $0.attempt == 0 })
             #expect(try stores[0].journal(of: job.id).filter { $0.event == .claimed }.count == 40)
         },
-        LeaseContract("a claim gives the first epoch, names the output by it, and a live lease is not taken") { open in
+        LeaseContract("a claim gives the first epoch, names the output by it, runs the job, and a live lease is not taken") { open in
             let store = try open()
-            _ = try store.insert(try makeDetachedJob(), chunks: makeChunks(1))
+            let job = try store.insert(try makeDetachedJob(), chunks: makeChunks(1))
+            #expect(try store.job(job.id)?.state == .queued)
             let lease = try #require(try store.claim("w", lease: .seconds(90)))
+            #expect(try store.job(job.id)?.state == .running, "a job is running from its first claim")
             #expect(lease.outputName == "c0.1")
             #expect(lease.duration == .seconds(90))
             #expect(try open().claim("other") == nil, "a live lease is not rescued")

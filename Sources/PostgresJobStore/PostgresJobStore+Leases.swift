@@ -176,7 +176,8 @@ extension PostgresJobStore.Statements {
     /// `TaskResources.gpu`'s bit in a stored request's `requiredResources`.
     private static let gpu = TaskResources.gpu.rawValue
     /// `$1` the job or NULL, `$2` the worker, `$3` the lease in seconds, `$4` whether the worker has
-    /// a GPU, `$5` the journal's time. Jobs are read in queue order and, for each, its first free
+    /// a GPU, `$5` the journal's time. A queued job whose chunk is claimed is running from then on.
+    /// Jobs are read in queue order and, for each, its first free
     /// chunk from the index of unfinished chunks in claim order (the package stage last, and only
     /// once it is the first unfinished one left), so a claim costs the same in a job of any size.
     static let claimChunk = PreparedStatement("mediajob_claim_chunk", """
@@ -205,6 +206,9 @@ extension PostgresJobStore.Statements {
                 lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3)
             FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx
             RETURNING c.job_id, c.idx, c.plan, c.epoch, c.attempt, c.failures, next.previous_owner
+        ), started AS (
+            UPDATE jobs j SET state = 'running', updated_at = $5
+            FROM claimed WHERE j.id = claimed.job_id AND j.state = 'queued'
         ), journalled AS (
             INSERT INTO journal (job_id, at, event, detail)
             SELECT job_id, $5, '\(JournalEntry.Event.claimed.rawValue)', jsonb_strip_nulls(jsonb_build_object(

@@ -25,6 +25,9 @@ extension SQLiteJobStore: LeasingJobStore {
                                worker: worker, duration: lease)
                 }.first
             guard let claimed = taken else { return nil }
+            // A queued job is running from its first claim on.
+            try database.prepare("UPDATE jobs SET state = 'running', updated_at = ?2 WHERE id = ?1 AND state = 'queued'")
+                .run([.text(found.id), .real(Date().timeIntervalSince1970)])
             var detail = ["chunk": String(claimed.chunkIndex), "epoch": String(claimed.epoch), "worker": worker]
             if let previous = found.previous { detail["rescued_from"] = previous }
             try Self.append(JournalEntry(jobID: claimed.jobID, event: .claimed, detail: detail), to: database)

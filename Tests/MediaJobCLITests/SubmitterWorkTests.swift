@@ -57,7 +57,7 @@ import Testing
 
     /// The submitter is held at its second chunk and killed there with SIGKILL, holding that
     /// chunk's lease (asserted in the database); `status` from its state folder or another still
-    /// shows the job queued, and two workers started afterwards rescue the chunk once the 1 s lease
+    /// shows the job running, and two workers started afterwards rescue the chunk once the 1 s lease
     /// has run out and complete the job: every unit committed once and run once.
     @Test func workersFinishAJobWhoseSubmitterWasKilledMidChunk() async throws {
         try await PostgresTestSchema.with { schema in
@@ -80,7 +80,7 @@ import Testing
             for folder in ["state", "elsewhere"] {
                 let status = try CLIProcess.run(["status", id.rawValue, "--json", "--store", store, "--state-dir", fixture.folder.path(folder)])
                 let state = CLIProcess.object(Substring(status.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))?[string: "state"]
-                #expect(state == "queued", "status from \(folder): \(status.stdout)")
+                #expect(state == "running", "status from \(folder): \(status.stdout)")
             }
 
             let workers = try (0..<2).map { n in
