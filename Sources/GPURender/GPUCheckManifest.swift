@@ -28,8 +28,6 @@ public struct GPUCheckManifest: Codable, Sendable {
         public var name: String
         /// The edits as the GPU renders them.
         public var recipe: RenderRecipe
-        /// Whether the GPU takes the planes (no colour steps) rather than RGB.
-        public var planes: Bool
         /// The output's YUV matrix: luma weights of red and blue, and the range.
         public var lumaRed: Double, lumaBlue: Double, fullRange: Bool
         /// How many pictures.
@@ -42,11 +40,10 @@ public struct GPUCheckManifest: Codable, Sendable {
         public var tolerance: Double
 
         /// A video check.
-        public init(name: String, recipe: RenderRecipe, planes: Bool, lumaRed: Double, lumaBlue: Double, fullRange: Bool,
+        public init(name: String, recipe: RenderRecipe, lumaRed: Double, lumaBlue: Double, fullRange: Bool,
                     count: Int, input: String, reference: String, tolerance: Double) {
             self.name = name
             self.recipe = recipe
-            self.planes = planes
             self.lumaRed = lumaRed
             self.lumaBlue = lumaBlue
             self.fullRange = fullRange

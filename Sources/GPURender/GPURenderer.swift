@@ -8,7 +8,8 @@ import Vulkan
 /// RGB → YUV 4:2:0 for video), and downloads the results through another.
 ///
 /// Pictures come packed (grey, RGB or RGBA) or as YUV 4:2:0 planes, which are cropped, turned
-/// and resized plane by plane as the CPU path's swscale does. A picture whose buffers would
+/// and resized plane by plane as the CPU path's swscale does, then, for a colour change, taken
+/// to RGB and back by the video's matrix on the device. A picture whose buffers would
 /// exceed the device's largest storage buffer or the memory budget renders in strips of rows
 /// (``render(_:pixels:into:)``), each reading the rows its filters overlap.
 ///
@@ -21,7 +22,8 @@ public final class GPURenderer: @unchecked Sendable {
         case packed
         /// YUV 4:2:0 planes back to back, each tightly packed: luma (`sourceWidth × sourceHeight`),
         /// then blue- and red-difference chroma (half of each, rounded up). The recipe has one
-        /// channel and no colour steps; the output is ``RenderOutput/yuv420(_:)``.
+        /// channel; the output is ``RenderOutput/yuv420(_:)``, whose matrix and range the
+        /// pictures use too (the colour steps go through RGB by it).
         case yuv420
     }
 
@@ -145,11 +147,12 @@ public final class GPURenderer: @unchecked Sendable {
         }
     }
 
-    /// The passes a render of `recipe` runs: the whole picture, or luma then chroma.
+    /// The passes a render of `recipe` runs: the whole picture, or luma then chroma (resized to
+    /// the full size for a colour change, which goes through RGB).
     static func passes(_ recipe: RenderRecipe, input: Input) -> [RenderPass] {
         switch input {
         case .packed: [RenderPass(recipe)]
-        case .yuv420: [RenderPass(recipe), RenderPass(recipe.chroma)]
+        case .yuv420: [RenderPass(recipe), RenderPass(recipe.chroma(fullSize: recipe.adjustsColour))]
         }
     }
 
@@ -173,7 +176,8 @@ public final class GPURenderer: @unchecked Sendable {
             try recorder.submit { recording in
                 switch input {
                 case .packed: try record(passes[0], count: count, output: output, buffers: buffers, into: &recording)
-                case .yuv420: try recordPlanes(luma: passes[0], chroma: passes[1], count: count, buffers: buffers, into: &recording)
+                case .yuv420: try recordPlanes(luma: passes[0], chroma: passes[1], count: count, matrix: output.matrix!,
+                                               buffers: buffers, into: &recording)
                 }
             }
             let download = UnsafeRawPointer(buffers[.download]!.contents!)
@@ -192,38 +196,56 @@ public final class GPURenderer: @unchecked Sendable {
         let pixels = count * pass.width * pass.height
         try recording.dispatch(finish, buffers: [buffers[.work]!, buffers[.packed]!], constants: FinishConstants(
             count: Int32(pixels), unpremultiply: premultiply ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
-            gain: Float(pow(2, recipe.exposure) * recipe.contrast), offset: Float(128 * (1 - recipe.contrast)),
-            saturation: Float(recipe.saturation)), groups: (linearGroups(pixels), 1, 1))
+            gain: Float(recipe.gain), offset: Float(recipe.offset), saturation: Float(recipe.saturation)),
+            groups: (linearGroups(pixels), 1, 1))
         guard let matrix = output.matrix else {
             recording.copy(buffers[.packed]!, to: buffers[.download]!, size: pixels * 4)
             return
         }
-        let layout = YUVLayout(width: pass.width, height: pass.height)
-        let rows = matrix.rows
+        try recordYUV(from: buffers[.packed]!, recipe: nil, layout: YUVLayout(width: pass.width, height: pass.height), count: count,
+                      matrix: matrix, buffers: buffers, into: &recording)
+    }
+
+    /// RGBA8 pictures in `source`, or with `recipe` the resized YUV planes of its colour change,
+    /// to YUV 4:2:0 by `matrix` in the planes buffer, then to the download buffer.
+    private func recordYUV(from source: Buffer, recipe: RenderRecipe?, layout: YUVLayout, count: Int, matrix: YUVMatrix,
+                           buffers: [BufferPool.Role: Buffer], into recording: inout Recording) throws {
+        let rows = matrix.rows, inverse = matrix.inverse
         let (luma, blue, red) = (SIMD3<Float>(rows.luma), SIMD3<Float>(rows.blue), SIMD3<Float>(rows.red))
+        let (gain, offset, saturation) = recipe.map { ($0.gain, $0.offset, $0.saturation) } ?? (1, 0, 1)
         for chroma in [0, 1] {
             let words = (chroma == 0 ? layout.lumaStride : layout.chromaStride) / 4
             let planeRows = chroma == 0 ? layout.height : layout.chromaHeight
-            try recording.dispatch(yuv420, buffers: [buffers[.packed]!, buffers[.planes]!], constants: YUVConstants(
-                width: Int32(pass.width), height: Int32(pass.height), lumaStride: Int32(layout.lumaStride),
+            try recording.dispatch(yuv420, buffers: [source, buffers[.planes]!], constants: YUVConstants(
+                width: Int32(layout.width), height: Int32(layout.height), lumaStride: Int32(layout.lumaStride),
                 chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma), frames: Int32(count),
                 lumaR: luma.x, lumaG: luma.y, lumaB: luma.z, lumaOffset: Float(rows.lumaOffset),
-                blueR: blue.x, blueG: blue.y, blueB: blue.z, redR: red.x, redG: red.y, redB: red.z),
+                blueR: blue.x, blueG: blue.y, blueB: blue.z, redR: red.x, redG: red.y, redB: red.z,
+                planar: recipe == nil ? 0 : 1, lumaGain: Float(inverse.lumaGain), redCr: Float(inverse.redCr),
+                greenCb: Float(inverse.greenCb), greenCr: Float(inverse.greenCr), blueCb: Float(inverse.blueCb),
+                gain: Float(gain), offset: Float(offset), saturation: Float(saturation)),
                 groups: groups(words, planeRows, count))
         }
         recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
 
     /// YUV 4:2:0 pictures: each plane gathered from the uploaded pictures, transformed, resized
-    /// and written into its place in the output planes.
-    private func recordPlanes(luma: RenderPass, chroma: RenderPass, count: Int, buffers: [BufferPool.Role: Buffer],
-                              into recording: inout Recording) throws {
+    /// and written into its place in the output planes; with a colour change, into 4:4:4 planes
+    /// (chroma at the full size) that then go to RGB, through the colour steps and back by `matrix`.
+    private func recordPlanes(luma: RenderPass, chroma: RenderPass, count: Int, matrix: YUVMatrix,
+                              buffers: [BufferPool.Role: Buffer], into recording: inout Recording) throws {
+        let colour = luma.recipe.adjustsColour
+        let resized = buffers[colour ? .resizedPlanes : .planes]!
         let layout = YUVLayout(width: luma.width, height: luma.height)
         let lumaTables = luma.tables.map { ($0.horizontal.values.count, $0.vertical.values.count) } ?? (0, 0)
+        let lumaBytes = layout.lumaStride * layout.height
+        let (chromaStride, blueOffset, redOffset, frameBytes) = colour
+            ? (layout.lumaStride, lumaBytes, 2 * lumaBytes, 3 * lumaBytes)
+            : (layout.chromaStride, layout.blueOffset, layout.redOffset, layout.pictureBytes)
         let planes: [(pass: RenderPass, output: Int, stride: Int, tableOffsets: (Int, Int))] = [
             (luma, layout.lumaOffset, layout.lumaStride, (0, 0)),
-            (chroma, layout.blueOffset, layout.chromaStride, lumaTables),
-            (chroma, layout.redOffset, layout.chromaStride, lumaTables),
+            (chroma, blueOffset, chromaStride, lumaTables),
+            (chroma, redOffset, chromaStride, lumaTables),
         ]
         let pictureBytes = Self.uploadBytes([luma, chroma], input: .yuv420)
         var sourceOffset = 0, planeStart = 0
@@ -235,14 +257,19 @@ public final class GPURenderer: @unchecked Sendable {
             }
             try recordResize(plane.pass, count: count, sourceOffset: sourceOffset, tableOffsets: plane.tableOffsets,
                              premultiply: false, buffers: buffers, into: &recording)
-            try recording.dispatch(self.plane, buffers: [buffers[.work]!, buffers[.planes]!], constants: PlaneConstants(
+            try recording.dispatch(self.plane, buffers: [buffers[.work]!, resized], constants: PlaneConstants(
                 width: Int32(plane.pass.width), height: Int32(plane.pass.height), stride: Int32(plane.stride),
-                frameWords: Int32(layout.pictureBytes / 4), planeWord: Int32(plane.output / 4), frames: Int32(count)),
+                frameWords: Int32(frameBytes / 4), planeWord: Int32(plane.output / 4), frames: Int32(count)),
                 groups: groups(plane.stride / 4, plane.pass.height, count))
             sourceOffset += (count * bytes + 3) & ~3
             planeStart += bytes
         }
-        recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
+        if colour {
+            try recordYUV(from: resized, recipe: luma.recipe, layout: layout, count: count, matrix: matrix, buffers: buffers,
+                          into: &recording)
+        } else {
+            recording.copy(resized, to: buffers[.download]!, size: count * layout.pictureBytes)
+        }
     }
 
     /// Transform (crop, turn, box shrink) from the source buffer at byte `sourceOffset` into
@@ -319,6 +346,9 @@ public final class GPURenderer: @unchecked Sendable {
             let planes = count * YUVLayout(width: main.width, height: main.height).pictureBytes
             sizes[.planes] = planes
             sizes[.download] = planes
+            if input == .yuv420 && main.recipe.adjustsColour {
+                sizes[.resizedPlanes] = count * 3 * YUVLayout(width: main.width, height: main.height).lumaStride * main.height
+            }
         } else {
             sizes[.download] = count * main.width * main.height * 4
         }

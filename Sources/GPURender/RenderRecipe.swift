@@ -1,3 +1,5 @@
+import Glibc
+
 /// What the GPU does to a batch of pictures of one size, in this order: crop, clockwise quarter
 /// turns, resize to the output size, then exposure, contrast and saturation.
 ///
@@ -62,6 +64,10 @@ public struct RenderRecipe: Sendable, Equatable, Codable {
     /// Whether the colour steps change anything.
     var adjustsColour: Bool { exposure != 0 || contrast != 1 || saturation != 1 }
 
+    /// Exposure and contrast as one gain and offset on 8-bit values: `v·2^e·c + 128·(1 − c)`.
+    var gain: Double { pow(2, exposure) * contrast }
+    var offset: Double { 128 * (1 - contrast) }
+
     /// The whole box-shrink factors, per axis: libvips' rule for Lanczos3, which leaves a 2–3×
     /// reduction to the kernel.
     var shrink: (x: Int, y: Int) {
@@ -75,12 +81,13 @@ public struct RenderRecipe: Sendable, Equatable, Codable {
 
     /// The recipe of the chroma planes of YUV 4:2:0 pictures whose luma this recipe describes:
     /// every size halved and rounded up, the crop's corner halved and rounded down (as FFmpeg
-    /// crops 4:2:0 frames), no colour steps.
-    var chroma: RenderRecipe {
+    /// crops 4:2:0 frames), no colour steps. With `fullSize` the output keeps the luma's size
+    /// (4:4:4), as swscale resizes chroma before it converts to RGB.
+    func chroma(fullSize: Bool = false) -> RenderRecipe {
         let half = { (value: Int) in (value + 1) / 2 }
         return RenderRecipe(sourceWidth: half(sourceWidth), sourceHeight: half(sourceHeight), channels: 1,
                             crop: Rect(x: crop.x / 2, y: crop.y / 2, width: half(crop.width), height: half(crop.height)),
-                            quarterTurns: quarterTurns, width: half(width), height: half(height))
+                            quarterTurns: quarterTurns, width: fullSize ? width : half(width), height: fullSize ? height : half(height))
     }
 
     /// Why the recipe cannot be rendered from `input` to `output`, or `nil`.
@@ -89,8 +96,8 @@ public struct RenderRecipe: Sendable, Equatable, Codable {
         switch input {
         case .packed where ![1, 3, 4].contains(channels):
             return "pictures must have 1, 3 or 4 channels, not \(channels)"
-        case .yuv420 where channels != 1 || adjustsColour || output.matrix == nil:
-            return "YUV 4:2:0 pictures render plane by plane, one channel each, to YUV 4:2:0 and without colour steps"
+        case .yuv420 where channels != 1 || output.matrix == nil:
+            return "YUV 4:2:0 pictures render plane by plane, one channel each, to YUV 4:2:0"
         default: break
         }
         if crop.x < 0 || crop.y < 0 || crop.width < 1 || crop.height < 1

@@ -35,6 +35,9 @@ struct YUVConstants {
     var lumaR: Float, lumaG: Float, lumaB: Float, lumaOffset: Float
     var blueR: Float, blueG: Float, blueB: Float
     var redR: Float, redG: Float, redB: Float
+    var planar: Int32
+    var lumaGain: Float, redCr: Float, greenCb: Float, greenCr: Float, blueCb: Float
+    var gain: Float, offset: Float, saturation: Float
 }
 
 struct PlaneConstants {

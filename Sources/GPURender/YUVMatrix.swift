@@ -26,9 +26,23 @@ public struct YUVMatrix: Sendable, Equatable {
     var rows: (luma: SIMD3<Double>, blue: SIMD3<Double>, red: SIMD3<Double>, lumaOffset: Double) {
         let (kr, kb) = (lumaRed, lumaBlue)
         let weights = SIMD3(kr, 1 - kr - kb, kb)
-        let lumaScale = fullRange ? 1 : 219.0 / 255, chromaScale = fullRange ? 1 : 224.0 / 255
+        let (lumaScale, chromaScale) = scales
         let blue = (SIMD3(0, 0, 1) - weights) * (chromaScale / (2 - 2 * kb))
         let red = (SIMD3(1, 0, 0) - weights) * (chromaScale / (2 - 2 * kr))
         return (weights * lumaScale, blue, red, fullRange ? 0 : 16)
     }
+
+    /// The way back from YUV to RGB, as ``rows`` inverted: with `Y′ = lumaGain·(Y − lumaOffset)`,
+    /// `R = Y′ + redCr·(Cr − 128)`, `G = Y′ + greenCb·(Cb − 128) + greenCr·(Cr − 128)`,
+    /// `B = Y′ + blueCb·(Cb − 128)`.
+    var inverse: (lumaGain: Double, redCr: Double, greenCb: Double, greenCr: Double, blueCb: Double) {
+        let (kr, kb) = (lumaRed, lumaBlue)
+        let kg = 1 - kr - kb
+        let (lumaScale, chromaScale) = scales
+        let (redCr, blueCb) = ((2 - 2 * kr) / chromaScale, (2 - 2 * kb) / chromaScale)
+        return (1 / lumaScale, redCr, -kb * blueCb / kg, -kr * redCr / kg, blueCb)
+    }
+
+    /// How much of 0…255 luma and chroma span: all of it, or 219/255 and 224/255 in limited range.
+    private var scales: (luma: Double, chroma: Double) { fullRange ? (1, 1) : (219.0 / 255, 224.0 / 255) }
 }

@@ -37,7 +37,7 @@ enum ParityCheck {
             let matrix = YUVMatrix(lumaRed: video.lumaRed, lumaBlue: video.lumaBlue, fullRange: video.fullRange)
             var worst = Double.infinity
             let referenceBytes = reference.count / video.count
-            try renderer.render(recipe, count: video.count, input: video.planes ? .yuv420 : .packed, output: .yuv420(matrix),
+            try renderer.render(recipe, count: video.count, input: .yuv420, output: .yuv420(matrix),
                                 fill: { index, upload in
                 input.withUnsafeBytes { upload.copyMemory(from: $0.baseAddress! + index * pictureBytes, byteCount: pictureBytes) }
             }, read: { index, planes in

@@ -4,7 +4,7 @@ import GPURender
 
 /// The GPU path's throughput, uploads and downloads counted: photos (a 6-megapixel picture fitted
 /// to 1600 pixels with a colour change, as `probe --benchmark` renders) and 1080p → 720p video
-/// pictures in batches, with a colour change (RGB in) and without (YUV planes in).
+/// pictures in batches from their YUV planes, with a colour change and without.
 enum Throughput {
     struct Figures: Codable {
         var photoMegapixelsPerSecond: Double
@@ -29,31 +29,30 @@ enum Throughput {
             return 1
         }
 
-        let frame = RenderRecipe(sourceWidth: 1920, sourceHeight: 1080, channels: 3, width: 1280, height: 720,
+        let frame = RenderRecipe(sourceWidth: 1920, sourceHeight: 1080, channels: 1, width: 1280, height: 720,
                                  exposure: 0.2, saturation: 1.2)
         var planesFrame = frame
-        planesFrame.channels = 1
         (planesFrame.exposure, planesFrame.saturation) = (0, 1)
         let pictureBytes = YUVLayout(width: 1280, height: 720).pictureBytes
-        let rgb = 1920 * 1080 * 3, yuv = 1920 * 1080 + 2 * 960 * 540
-        let frames = try batches(frame, input: .packed, bytes: rgb, on: renderer, seconds: seconds)
-        let planes = try batches(planesFrame, input: .yuv420, bytes: yuv, on: renderer, seconds: seconds)
+        let yuv = 1920 * 1080 + 2 * 960 * 540
+        let frames = try batches(frame, bytes: yuv, on: renderer, seconds: seconds)
+        let planes = try batches(planesFrame, bytes: yuv, on: renderer, seconds: seconds)
         return Figures(photoMegapixelsPerSecond: Double(photos.count) * 6 / photos.seconds, photosRendered: photos.count,
                        photoBytesTransferred: photo.count + rgba.count,
                        framesPerSecond: Double(frames.count) / frames.seconds, framesRendered: frames.count,
-                       frameBytesTransferred: rgb + pictureBytes,
+                       frameBytesTransferred: yuv + pictureBytes,
                        planesFramesPerSecond: Double(planes.count) / planes.seconds, planesFramesRendered: planes.count,
                        planesFrameBytesTransferred: yuv + pictureBytes)
     }
 
     /// Renders batches of eight (or what fits) 1080p pictures of `bytes` bytes each, filled with a pattern.
-    private static func batches(_ recipe: RenderRecipe, input: GPURenderer.Input, bytes: Int, on renderer: GPURenderer,
+    private static func batches(_ recipe: RenderRecipe, bytes: Int, on renderer: GPURenderer,
                                 seconds: Double) throws -> (count: Int, seconds: Double) {
-        let batch = max(1, renderer.batchCapacity(for: recipe, input: input, output: .yuv420(.bt709), limit: 8))
+        let batch = max(1, renderer.batchCapacity(for: recipe, input: .yuv420, output: .yuv420(.bt709), limit: 8))
         let picture = (0..<bytes).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / 1920) }
         var checksum = 0
         return try repeated(for: seconds) {
-            try renderer.render(recipe, count: batch, input: input, output: .yuv420(.bt709), fill: { _, upload in
+            try renderer.render(recipe, count: batch, input: .yuv420, output: .yuv420(.bt709), fill: { _, upload in
                 picture.withUnsafeBytes { upload.copyMemory(from: $0.baseAddress!, byteCount: bytes) }
             }, read: { _, planes in checksum &+= Int(planes.load(as: UInt8.self)) })
             return batch

@@ -69,7 +69,7 @@ do {
         result.frameRatio = figures.framesPerSecond / manifest.cpu.framesPerSecond
         print("photos \(figures.photoMegapixelsPerSecond) MP/s (\(result.photoRatio!)× the CPU path's), "
               + "1080p → 720p \(figures.framesPerSecond) frames/s (\(result.frameRatio!)×), "
-              + "without colour (YUV planes) \(figures.planesFramesPerSecond) frames/s")
+              + "without colour \(figures.planesFramesPerSecond) frames/s")
         result.passed = result.parity.allSatisfy(\.passed)
     } else {
         print("no device selected: \(selection.report.reason)")

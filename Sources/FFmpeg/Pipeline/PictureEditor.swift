@@ -26,11 +26,9 @@ extension FramePipeline: PictureEditor {
 /// arrives, and renders a full batch (or the rest, at the end) at once into output frames it
 /// owns and reuses.
 ///
-/// A renderer that takes planes gets the decoded YUV 4:2:0 planes (other formats converted to
-/// them), which it crops, turns and resizes plane by plane as the CPU path does. Otherwise the
-/// conversion to RGB follows the CPU path: chroma is interpolated as ``FramePipeline`` does
-/// before adjusting the colour. The conversion reads the pictures' own matrix and range, which
-/// the plan gives the renderer for the way back.
+/// The renderer gets the decoded YUV 4:2:0 planes (other formats converted to them, by the
+/// pictures' own matrix and range), which it crops, turns and resizes plane by plane as the CPU
+/// path does; the plan gives it the matrix and range for a colour change through RGB.
 final class BatchedPictureEditor: PictureEditor {
     private let renderer: any PictureRenderer
     private let plan: PictureRenderPlan
@@ -50,7 +48,7 @@ final class BatchedPictureEditor: PictureEditor {
 
     func edit(_ frame: Frame, time: Int64, duration: Int64,
               emit: (EditedPicture) throws(FFmpegError) -> Void) throws(FFmpegError) {
-        let format = renderer.takesPlanes ? AV_PIX_FMT_YUV420P : AV_PIX_FMT_RGB24
+        let format = AV_PIX_FMT_YUV420P
         if count == pending.count {
             pending.append((try Frame(width: frame.width, height: frame.height, format: format, path: path), 0, 0))
         }
@@ -107,10 +105,9 @@ final class BatchedPictureEditor: PictureEditor {
         }
     }
 
-    /// The planes of a picture as the renderer takes it, with their rows and bytes a row.
+    /// The planes of a YUV 4:2:0 picture, with their rows and bytes a row.
     private func planes(of picture: Frame) -> [(plane: Int, rows: Int, rowBytes: Int)] {
         let (width, height) = (Int(picture.width), Int(picture.height))
-        guard renderer.takesPlanes else { return [(0, height, width * 3)] }
         return [(0, height, width), (1, (height + 1) / 2, (width + 1) / 2), (2, (height + 1) / 2, (width + 1) / 2)]
     }
 

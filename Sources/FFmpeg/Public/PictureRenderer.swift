@@ -1,23 +1,17 @@
 /// Renders a video's pictures somewhere other than this CPU path (a GPU), a batch at a time:
-/// pictures of the stored size in (packed RGB24, or YUV 4:2:0 planes as ``takesPlanes`` says),
-/// planar YUV 4:2:0 pictures of the output size out.
+/// YUV 4:2:0 pictures of the stored size in, YUV 4:2:0 pictures of the output size out.
 ///
-/// ``SegmentEncoder`` decodes each picture (and converts it to RGB unless the renderer takes
-/// planes), collects up to ``batchSize`` of them, has the renderer apply the plan to all at once,
-/// then encodes the results in order.
+/// ``SegmentEncoder`` decodes each picture (converting other formats to 8-bit YUV 4:2:0),
+/// collects up to ``batchSize`` of them, has the renderer apply the plan to all at once, then
+/// encodes the results in order.
 public protocol PictureRenderer: AnyObject {
     /// The most pictures one ``render(count:fill:read:)`` takes.
     var batchSize: Int { get }
 
-    /// Whether pictures come as YUV 4:2:0 planes, as decoded, instead of RGB24. A renderer takes
-    /// planes for a plan without colour steps, resizing each plane as the CPU path does.
-    var takesPlanes: Bool { get }
-
     /// Renders `count` pictures.
     /// - Parameters:
-    ///   - fill: writes picture `i` at the pointer given: packed RGB24 (`sourceWidth × 3` bytes a
-    ///     row, no padding), or with ``takesPlanes`` its luma, blue- and red-difference planes
-    ///     back to back, each without padding (chroma half the size, rounded up).
+    ///   - fill: writes picture `i` at the pointer given: its luma, blue- and red-difference
+    ///     planes back to back, each without padding (chroma half the size, rounded up).
     ///   - read: receives picture `i`'s planes, valid only during the call.
     func render(count: Int, fill: (Int, UnsafeMutableRawPointer) throws -> Void,
                 read: (Int, PicturePlanes) throws -> Void) throws

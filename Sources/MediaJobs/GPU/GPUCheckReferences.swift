@@ -41,9 +41,6 @@ package enum GPUCheckReferences {
         let frames = folder.appendingPathComponent("video.yuv")
         try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=25", "-frames:v", "\(count)",
                     "-pix_fmt", "yuv420p", "-f", "rawvideo", frames.path])
-        try ffmpeg(["-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", frames.path,
-                    "-vf", "scale=flags=bicubic+accurate_rnd+full_chroma_int:in_color_matrix=bt709:in_range=tv:out_range=pc",
-                    "-pix_fmt", "rgb24", "-f", "rawvideo", folder.appendingPathComponent("video.rgb").path])
         let pictures = try Data(contentsOf: frames)
         var videos: [GPUCheckManifest.Video] = []
         let videoEdits: [(String, VideoEdit)] = [
@@ -56,11 +53,10 @@ package enum GPUCheckReferences {
             let edited = try RawPictureEditing.edit(pictures, width: width, height: height, count: count, edit: edit)
             let reference = "video-\(index).cpu.yuv"
             try edited.planes.write(to: folder.appendingPathComponent(reference))
-            let (recipe, input, _) = GPUPictureRenderer.render(edited.plan)
-            videos.append(.init(name: name, recipe: recipe, planes: input == .yuv420, lumaRed: edited.plan.lumaRed,
-                                lumaBlue: edited.plan.lumaBlue, fullRange: edited.plan.fullRange, count: count,
-                                input: input == .yuv420 ? "video.yuv" : "video.rgb", reference: reference,
-                                tolerance: input == .yuv420 ? ParityTolerance.video : ParityTolerance.videoColour))
+            let (recipe, _) = GPUPictureRenderer.render(edited.plan)
+            videos.append(.init(name: name, recipe: recipe, lumaRed: edited.plan.lumaRed, lumaBlue: edited.plan.lumaBlue,
+                                fullRange: edited.plan.fullRange, count: count, input: "video.yuv", reference: reference,
+                                tolerance: edited.plan.changesColour ? ParityTolerance.videoColour : ParityTolerance.video))
         }
 
         let cpu = try RenderBenchmark.run(gpu: nil).cpu

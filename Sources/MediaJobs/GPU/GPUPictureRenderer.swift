@@ -3,8 +3,8 @@ import GPURender
 
 /// Renders a video segment's pictures on the GPU for ``SegmentEncoder``: the segment's plan as
 /// a ``RenderRecipe``, in batches of up to eight pictures that fit the renderer's memory budget.
-/// A plan without colour steps takes the decoded YUV planes and resizes them plane by plane, as
-/// the CPU path does; one with colour steps takes RGB.
+/// The renderer takes the decoded YUV planes and resizes them plane by plane, as the CPU path
+/// does; colour steps go through RGB on the device.
 final class GPUPictureRenderer: PictureRenderer {
     /// The most pictures a batch holds: enough to amortise a submission, few enough that a stop
     /// lands quickly.
@@ -13,32 +13,29 @@ final class GPUPictureRenderer: PictureRenderer {
     private let renderer: GPURenderer
     private let recipe: RenderRecipe
     private let output: RenderOutput
-    private let input: GPURenderer.Input
     let batchSize: Int
-    var takesPlanes: Bool { input == .yuv420 }
 
     /// A renderer for `plan`, or `nil` when not even one picture fits the memory budget.
     init?(_ plan: PictureRenderPlan, on renderer: GPURenderer) {
-        (recipe, input, output) = Self.render(plan)
-        batchSize = renderer.batchCapacity(for: recipe, input: input, output: output, limit: Self.maxBatch)
+        (recipe, output) = Self.render(plan)
+        batchSize = renderer.batchCapacity(for: recipe, input: .yuv420, output: output, limit: Self.maxBatch)
         guard batchSize > 0 else { return nil }
         self.renderer = renderer
     }
 
-    /// How `plan` renders on the GPU: the recipe, what the pictures come as and what comes back.
-    package static func render(_ plan: PictureRenderPlan) -> (recipe: RenderRecipe, input: GPURenderer.Input, output: RenderOutput) {
-        let input: GPURenderer.Input = plan.changesColour ? .packed : .yuv420
-        let recipe = RenderRecipe(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, channels: input == .packed ? 3 : 1,
+    /// How `plan` renders on the GPU from YUV 4:2:0 planes: the recipe and what comes back.
+    package static func render(_ plan: PictureRenderPlan) -> (recipe: RenderRecipe, output: RenderOutput) {
+        let recipe = RenderRecipe(sourceWidth: plan.sourceWidth, sourceHeight: plan.sourceHeight, channels: 1,
                                   crop: .init(x: plan.cropX, y: plan.cropY, width: plan.cropWidth, height: plan.cropHeight),
                                   quarterTurns: plan.quarterTurns, width: plan.width, height: plan.height,
                                   exposure: plan.exposure, contrast: plan.contrast, saturation: plan.saturation)
-        return (recipe, input, .yuv420(YUVMatrix(lumaRed: plan.lumaRed, lumaBlue: plan.lumaBlue, fullRange: plan.fullRange)))
+        return (recipe, .yuv420(YUVMatrix(lumaRed: plan.lumaRed, lumaBlue: plan.lumaBlue, fullRange: plan.fullRange)))
     }
 
     func render(count: Int, fill: (Int, UnsafeMutableRawPointer) throws -> Void,
                 read: (Int, PicturePlanes) throws -> Void) throws {
         let layout = YUVLayout(width: recipe.width, height: recipe.height)
-        try renderer.render(recipe, count: count, input: input, output: output, fill: fill, read: { index, bytes in
+        try renderer.render(recipe, count: count, input: .yuv420, output: output, fill: fill, read: { index, bytes in
             try read(index, PicturePlanes(luma: bytes + layout.lumaOffset, blue: bytes + layout.blueOffset,
                                           red: bytes + layout.redOffset, lumaStride: layout.lumaStride,
                                           chromaStride: layout.chromaStride))
