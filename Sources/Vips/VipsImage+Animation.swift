@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import Foundation
 
 extension VipsImage {
     /// The number of frames the source file holds: more than 1 for an animated GIF or WebP (or a
@@ -10,6 +11,17 @@ extension VipsImage {
     public var isAnimated: Bool {
         let loader = loaderName ?? ""
         return frameCount > 1 && (loader.hasPrefix("gifload") || loader.hasPrefix("webpload"))
+    }
+
+    /// Whether the file at `path` starts as a GIF (`GIF8`) or a WebP (`RIFF`, four bytes, `WEBP`)
+    /// does: the only formats ``isAnimated`` can be true of. Reads 12 bytes and no header, so a
+    /// caller can leave every other file unopened; `false` for a file that cannot be read.
+    public static func couldBeAnimated(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        let head = [UInt8]((try? file.read(upToCount: 12)) ?? Data())
+        if head.starts(with: "GIF8".utf8) { return true }
+        return head.count == 12 && head.starts(with: "RIFF".utf8) && head[8..<12].elementsEqual("WEBP".utf8)
     }
 
     /// Every frame of an animated GIF or WebP, stacked top to bottom, with each frame's delay and

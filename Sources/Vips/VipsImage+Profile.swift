@@ -35,8 +35,10 @@ extension VipsImage {
         }
     }
 
-    /// These pixels without any metadata: for images made of several others.
-    func withoutMetadata() throws -> VipsImage {
+    /// These pixels without any metadata, their colour profile included: for images made of
+    /// several others, and for pixels known to be sRGB already (a profile-less image is taken as
+    /// sRGB, so ``colourManaged(_:)`` leaves it alone instead of building a colour transform).
+    public func withoutMetadata() throws -> VipsImage {
         guard let view = shim_view_with_metadata_of(pointer, nil) else {
             throw VipsError(.other, path: sourcePath, libraryMessage: VipsError.takeLibraryMessage())
         }

@@ -71,6 +71,12 @@ import Testing
         try PhotoFixtures.vips(["thumbnail", reference, small, "160"])
         #expect(try PhotoFixtures.meanDifference("\(thumbnails)/wide.png", small) <= 2)
         #expect(try PhotoFixtures.exif("\(thumbnails)/contact-sheet.jpg")["ProfileDescription"] as? String == "sRGB")
+        // The sheet (one 160 × 160 cell: the 160 × 120 thumbnail 20 rows down on grey 32) shows the
+        // reference's sRGB colours: against the reference thumbnail placed and saved so by `vips`.
+        let sheet = fixture.folder.path("reference-sheet.v")
+        try PhotoFixtures.vips(["embed", small, sheet, "0", "20", "160", "160", "--extend", "background", "--background", "32 32 32"])
+        try PhotoFixtures.vips(["copy", sheet, fixture.folder.path("reference-sheet.jpg[Q=85]")])
+        #expect(try PhotoFixtures.meanDifference("\(thumbnails)/contact-sheet.jpg", fixture.folder.path("reference-sheet.jpg")) <= 3)
     }
 
     @Test func theGPUPathConvertsToSRGBAndKeepsTheSafeMetadata() throws {

@@ -145,6 +145,12 @@ public struct ThumbnailJob: JobKind {
     /// picture for the GPU to reduce.
     static func thumbnail(of item: InputItem, spec: Spec, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
         let limits = spec.settings
+        // Most inputs are photos: the shrink-on-load thumbnail reads the header itself, so a
+        // photo is not classified first. Only what it cannot make (a video, a bad file) is
+        // classified, which finds the video or the error to report.
+        if gpu == nil, let thumbnail = try? VipsImage.thumbnail(item.path, size: spec.size, limits: limits.imageLimits) {
+            return (thumbnail, .cpu)
+        }
         switch try AssetProbe.classify(item.path, limits: limits.mediaLimits, imageLimits: limits.imageLimits) {
         case .image:
             if let gpu {

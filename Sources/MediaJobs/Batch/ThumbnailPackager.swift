@@ -27,14 +27,19 @@ struct ThumbnailPackager {
     func package() throws -> URL {
         let format = try MediaSettings.imageFormat(spec.format)
         var entries: [Entry] = [], skipped: [String] = [], images: [VipsImage] = []
-        for (index, item) in spec.items.enumerated() {
+        for item in spec.items {
             if let reason = context.skipReason(of: item.path) {
                 skipped.append(reason)
                 continue
             }
             let name = "\(item.name).\(format.fileExtension)"
+            // This job made the thumbnail sRGB: its profile says so and needs no colour transform
+            // again (one lcms transform a thumbnail was most of this stage's time).
             let image = try VipsImage.load(workspace.url(for: name).path, limits: spec.settings.imageLimits)
-            let frames = PhotoFrames.animationFrames(of: item.path, limits: spec.settings.imageLimits)
+                .withoutMetadata()
+            // Only a GIF or WebP can be animated: other sources are not opened again.
+            let frames = VipsImage.couldBeAnimated(item.path)
+                ? PhotoFrames.animationFrames(of: item.path, limits: spec.settings.imageLimits) : nil
             entries.append(Entry(source: item.path, output: name, width: image.width, height: image.height,
                                  note: frames.map { "the first of its \($0) animation frames (thumbnails are stills)" }))
             images.append(image)
