@@ -25,6 +25,9 @@ extension JobScheduler {
         try context.checkStop()
         try FaultPoints.step(.chunk, operation: "chunk", path: String(index)) {}
         let executor = try await kind.chunkRunner(job.spec)(plan, context)
+        // A chunk stopped meanwhile (its lease lost) ends here, before the store calls below,
+        // which may wait as long as the worker's renewal does on a connection gone silent.
+        try context.checkStop()
         let cost = (clock.now - began).seconds
         var tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
                                       chunks: try store.chunks(of: job.id))

@@ -15,6 +15,10 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         /// A chunk run under a lease failed (detail: chunk, epoch, worker, message, and `retry` when
         /// it may succeed on another machine).
         case chunkFailed = "chunk_failed"
+        /// A worker stopped a chunk itself because its lease was lost, or about to run out with no
+        /// renewal (detail: chunk, epoch, worker); stamped when the chunk stopped, by the worker's
+        /// clock, and written once the worker could reach the store again.
+        case fenced
     }
 
     public var jobID: JobID

@@ -90,6 +90,7 @@ final class LeaseWorker: Sendable {
     private func work(slot: Int) async {
         while !stopping.load(ordering: .sequentiallyConsistent) {
             let claimed: ChunkLease?
+            let asked = ContinuousClock.now
             do {
                 claimed = try store.claimChunk(worker: name, lease: lease, job: job, hasGPU: hasGPU)
             } catch {
@@ -101,7 +102,7 @@ final class LeaseWorker: Sendable {
                 try? await Task.sleep(for: idleWait)
                 continue
             }
-            await run(claimed, slot: slot)
+            await run(claimed, claimedAt: asked, slot: slot)
         }
     }
 
@@ -115,7 +116,8 @@ final class LeaseWorker: Sendable {
     }
 
     /// Runs one leased chunk (or package stage) and commits it, or gives it back.
-    private func run(_ claimed: ChunkLease, slot: Int) async {
+    /// - Parameter claimedAt: when the claim was asked for: the lease began no sooner.
+    private func run(_ claimed: ChunkLease, claimedAt: ContinuousClock.Instant, slot: Int) async {
         guard let job = try? store.job(claimed.jobID) else { return giveBack(claimed) }
         // A cancel asked for since the job's last chunk: renewals would see it only after a third
         // of the lease, when chunks shorter than that have long been committed, one after another.
@@ -129,8 +131,7 @@ final class LeaseWorker: Sendable {
         let task = ContinuedTask(request: job.request, progress: job.progress)
         inFlight.withLock { $0[slot] = (claimed, task) }
         defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }
-        let heartbeat = Heartbeat(store: store, lease: claimed, task: task)
-        let beating = Task.detached { await heartbeat.beat() }
+        let heartbeat = Heartbeat(store: store, lease: claimed, task: task, claimedAt: claimedAt)
         let result: Result<Checkpoint, any Error>
         do {
             result = .success(claimed.chunkIndex == ChunkLease.packageIndex
@@ -140,14 +141,11 @@ final class LeaseWorker: Sendable {
         } catch {
             result = .failure(error)
         }
-        beating.cancel()
-        let ending = await beating.value
+        let ending = heartbeat.end()
         // Self-fencing: once the lease is lost the chunk may be another worker's, and nothing of
         // this run counts, not even its failure (the job may be complete by now).
         guard ending != .lost, result.isSuccess || (try? store.renew(claimed)) != .lost else {
-            console.err("Worker \(name): lost the lease on chunk \(claimed.chunkIndex) of job \(claimed.jobID.short); "
-                + "its work is dropped.")
-            return discardOutputs(of: claimed, in: job)
+            return fenced(claimed, in: job)
         }
         switch result {
         case .success(let checkpoint):
@@ -241,6 +239,24 @@ final class LeaseWorker: Sendable {
         }
     }
 
+    /// The chunk stopped because its lease was lost (or about to be, with no renewal): its output is
+    /// removed at once, without the store, which may be out of reach; the stop is journalled
+    /// (`fenced`, stamped when the chunk stopped) once the store can be reached again.
+    private func fenced(_ claimed: ChunkLease, in job: JobRecord) {
+        let stopped = Date()
+        console.err("Worker \(name): lost the lease on chunk \(claimed.chunkIndex) of job \(claimed.jobID.short); "
+            + "its work is dropped.")
+        discardOutputs(of: claimed, in: job)
+        do {
+            try store.append(JournalEntry(jobID: claimed.jobID, at: stopped, event: .fenced, detail: [
+                "chunk": String(claimed.chunkIndex), "epoch": String(claimed.epoch), "worker": name,
+            ]))
+        } catch {
+            console.err("Worker \(name): could not journal the stop of chunk \(claimed.chunkIndex) of job "
+                + "\(claimed.jobID.short): \(error.personMessage).")
+        }
+    }
+
     /// Removes what the chunk wrote under `claimed`: none of it is the chunk's output.
     private func discardOutputs(of claimed: ChunkLease, in job: JobRecord) {
         do {
@@ -279,52 +295,6 @@ final class LeaseWorker: Sendable {
         let count = releaseChunksInFlight()
         console.err("Worker \(name) stopped at once: gave back \(Plural.of(count, "chunk")).")
         _exit(0)
-    }
-}
-
-/// Renews a lease every third of its length while its chunk runs, and stops the chunk (expiring
-/// its task) when the job was asked to stop or when the lease could not be renewed before it ran
-/// out, by this process's own monotonic clock.
-struct Heartbeat: Sendable {
-    enum Ending: Equatable {
-        /// The chunk ended while the lease was held.
-        case held
-        /// The job was asked to stop from some machine.
-        case cancelRequested
-        /// The lease ended: another worker may hold the chunk now.
-        case lost
-    }
-
-    let store: any LeasingJobStore
-    let lease: ChunkLease
-    let task: ContinuedTask
-
-    /// Beats until cancelled (the chunk ended) or until the lease is lost.
-    func beat() async -> Ending {
-        let clock = ContinuousClock()
-        var heldUntil = clock.now + lease.duration
-        var ending = Ending.held
-        while true {
-            try? await Task.sleep(for: lease.duration / 3)
-            if Task.isCancelled { return ending }
-            let asked = clock.now
-            switch try? store.renew(lease) {
-            case .renewed(let cancelRequested):
-                heldUntil = asked + lease.duration
-                if cancelRequested, ending == .held {
-                    ending = .cancelRequested
-                    task.expire()
-                }
-            case .lost:
-                task.expire()
-                return .lost
-            case nil:
-                guard clock.now < heldUntil else {
-                    task.expire()
-                    return .lost
-                }
-            }
-        }
     }
 }
 

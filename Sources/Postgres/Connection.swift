@@ -14,6 +14,10 @@ import Foundation
 /// settings given to ``init(_:idleInTransactionSessionTimeout:settings:)``, and listens again to
 /// its channels.
 ///
+/// Unless the connection string sets them, a connection gets libpq's TCP keepalives and a TCP user
+/// timeout (``networkDefaults``), so that a call on a connection that went silent fails within
+/// seconds.
+///
 /// A connection is not `Sendable`: one task or thread uses it at a time (hand it over with
 /// `sending`, or keep it in an actor or a `Mutex`). libpq's notices are not printed.
 public final class Connection: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -40,7 +44,7 @@ public final class Connection: CustomStringConvertible, CustomDebugStringConvert
     ) throws {
         let redactor = SecretRedactor(connectionString: connectionString)
         try Self.checkSyntax(connectionString, redactor: redactor)
-        guard let handle = PQconnectdb(connectionString) else {
+        guard let handle = Self.connect(connectionString) else {
             throw PostgresError(.connectionFailed, detail: "libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
@@ -113,6 +117,46 @@ public final class Connection: CustomStringConvertible, CustomDebugStringConvert
         for channel in channels.sorted() {
             try query("LISTEN " + quotedIdentifier(channel))
         }
+    }
+
+    /// libpq parameters every connection gets unless its connection string sets them, or the
+    /// environment does (`PGCONNECT_TIMEOUT`): a connection that went silent (a link down, a
+    /// machine gone) fails within about ten seconds instead of waiting for the kernel's TCP
+    /// timeouts (minutes to hours). `tcp_user_timeout` ends a call whose data has gone
+    /// unacknowledged for 10 s; keepalives probe an idle connection after 5 s, then every 2 s, and
+    /// give up after 3 unanswered probes; `connect_timeout` bounds each connection attempt. All of
+    /// them apply to TCP only, not to Unix sockets.
+    public static let networkDefaults: [(key: String, value: String)] = [
+        ("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"),
+        ("keepalives_count", "3"), ("tcp_user_timeout", "10000"),
+    ]
+
+    /// `PQconnectdbParams` with ``networkDefaults`` first and `connectionString` expanded after
+    /// them: libpq keeps the last value of a repeated key, so the string's own settings win.
+    private static func connect(_ connectionString: String) -> OpaquePointer? {
+        let fromEnvironment = environmentSetKeys()
+        let pairs = networkDefaults.filter { !fromEnvironment.contains($0.key) } + [(key: "dbname", value: connectionString)]
+        let keys = pairs.map { strdup($0.key) }
+        let values = pairs.map { strdup($0.value) }
+        defer { (keys + values).forEach { free($0) } }
+        return (keys.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keywords in
+            (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { values in
+                PQconnectdbParams(keywords.baseAddress, values.baseAddress, 1)
+            }
+        }
+    }
+
+    /// The libpq keys whose environment variable is set here (`PGCONNECT_TIMEOUT` for `connect_timeout`, …).
+    private static func environmentSetKeys() -> Set<String> {
+        guard let options = PQconndefaults() else { return [] }
+        defer { PQconninfoFree(options) }
+        var keys: Set<String> = []
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let variable = option.pointee.envvar, getenv(variable) != nil { keys.insert(String(cString: keyword)) }
+            option += 1
+        }
+        return keys
     }
 
     /// Throws when libpq cannot parse `connectionString`. libpq's complaint quotes pieces of the

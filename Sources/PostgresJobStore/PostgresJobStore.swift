@@ -20,6 +20,13 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     private let connection: Connection
     private let lock = NSLock()
 
+    /// How long the server lets a session of the store sit inside a transaction waiting for its
+    /// client: the store sends a transaction's statements back to back, so only a client cut off
+    /// (or stopped) mid-transaction waits that long, and the rows it locked (a chunk it was
+    /// renewing) are free again for a rescue after this, not after the server's TCP timeouts.
+    /// A session ended so is remade, and its transaction run again, at its next call.
+    static let idleInTransactionTimeout = Duration.seconds(5)
+
     /// Connects and brings the schema up to date.
     /// - Parameters:
     ///   - connectionString: a libpq connection URL or `key=value` string.
@@ -34,7 +41,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
 
     /// Connects and applies the first `migrations` migrations (fewer than all to make an older store in tests).
     init(_ connectionString: String, settings: [String: String], migrations: Int) throws {
-        connection = try Connection(connectionString, idleInTransactionSessionTimeout: .seconds(30),
+        connection = try Connection(connectionString, idleInTransactionSessionTimeout: Self.idleInTransactionTimeout,
                                     settings: ["application_name": "mediajob"].merging(settings) { $1 })
         try PostgresSchema.runner(through: migrations).migrate(connection)
     }
