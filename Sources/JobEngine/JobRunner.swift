@@ -28,16 +28,14 @@ struct JobRunner {
         defer { watcher.cancel() }
 
         var tracker: ProgressTracker
-        // Only the owed chunks are kept while they run: a job of 100,000 chunks held its whole
-        // list, a filtered copy and the tracker's at once.
-        var owed: [ChunkRecord]
+        // The tracker keeps a few bytes per owed chunk; the plans stay in the store until each
+        // chunk runs: a job of 100,000 chunks held every decoded plan for the whole run.
         do {
-            owed = try store.chunks(of: record.id).filter { !$0.isDone }
             try workspace.prepare()
             workspace.sweepTemporaries()
             tracker = ProgressTracker(
                 snapshot: try ProgressTracker.seeded(record, kind: kind, store: store),
-                chunks: owed, chunksAtOnce: chunksAtOnce
+                owed: try store.owedChunks(of: record.id), chunksAtOnce: chunksAtOnce
             )
         } catch {
             return fail(error, progress: nil)
@@ -45,8 +43,7 @@ struct JobRunner {
         let context = JobContext(workspace: workspace, task: task)
 
         var hostReason: String?
-        let failure = await runChunks(owed, context: context, tracker: &tracker, hostReason: &hostReason, start: start)
-        owed = []
+        let failure = await runChunks(context: context, tracker: &tracker, hostReason: &hostReason, start: start)
         func elapsed() -> Double { (clock.now - start).seconds }
         if let failure {
             tracker.stopped(elapsed: elapsed())
@@ -58,13 +55,14 @@ struct JobRunner {
         }
 
         do {
-            let chunks = try store.chunks(of: record.id)
+            let chunks = try store.packagingInputs(of: record.id)
             let finalizeStart = clock.now
             let skipped = try store.badItems(of: record.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
-            let packaging = JobContext(workspace: try workspace.reading(chunks), task: task, skipped: skipped.map(\.failure))
+            let packaging = JobContext(workspace: try workspace.reading(outputs: chunks.outputs), task: task,
+                                       skipped: skipped.map(\.failure))
             let artifact: URL
             do {
-                artifact = try await kind.finalize(record.spec, chunks.map(\.plan), packaging)
+                artifact = try await kind.finalize(record.spec, chunks.plans, packaging)
             } catch let failure as ItemFailure where !task.isExpired {
                 try store.recordBadItems([failure], outcome: .failed, of: record.id, chunk: nil)
                 throw failure
@@ -93,17 +91,17 @@ struct JobRunner {
         return .completed
     }
 
-    /// Runs the owed chunks, up to ``chunksAtOnce`` at once, checkpointing each as it lands (with the
-    /// items it skipped). A chunk that throws ``ItemFailure`` or ``ItemFailures`` does not stop the
-    /// others; its bad items are stored as failed with the chunk and reported together.
+    /// Runs the owed chunks in index order, read from the store a page at a time, up to
+    /// ``chunksAtOnce`` at once, checkpointing each as it lands (with the items it skipped). A chunk
+    /// that throws ``ItemFailure`` or ``ItemFailures`` does not stop the others; its bad items are
+    /// stored as failed with the chunk and reported together.
     /// At each boundary, a ``HostCondition`` that holds work stops the job and sets `hostReason`.
     /// - Returns: the first error (or the item failures), or `nil` when every chunk ran or the job
     ///   was asked to stop.
     private func runChunks(
-        _ owed: [ChunkRecord], context: JobContext, tracker: inout ProgressTracker, hostReason: inout String?,
-        start: ContinuousClock.Instant
+        context: JobContext, tracker: inout ProgressTracker, hostReason: inout String?, start: ContinuousClock.Instant
     ) async -> (any Error)? {
-        var queue = owed[...]
+        var queue = ChunkPages(of: record.id, in: store, owedOnly: true)
         var failure: (any Error)?
         var itemFailures: [ItemFailure] = []
         let kind = self.kind
@@ -133,7 +131,16 @@ struct JobRunner {
                     try? store.append(JournalEntry(jobID: record.id, event: .checkpoint, detail: ["held": reason]))
                     task.expire()
                 }
-                while inFlight < chunksAtOnce, failure == nil, !task.isExpired, let chunk = queue.popFirst() {
+                while inFlight < chunksAtOnce, failure == nil, !task.isExpired {
+                    let chunk: ChunkRecord
+                    do {
+                        guard let next = try queue.next() else { break }
+                        chunk = next
+                    } catch {
+                        failure = error
+                        group.cancelAll()
+                        break
+                    }
                     group.addTask {
                         let clock = ContinuousClock()
                         let began = clock.now

@@ -79,7 +79,7 @@ extension JobScheduler {
             throw SchedulerError.noSuchJob(id.rawValue)
         }
         let tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
-                                      chunks: try store.chunks(of: id), chunksAtOnce: chunksAtOnce(for: kind))
+                                      owed: try store.owedChunks(of: id), chunksAtOnce: chunksAtOnce(for: kind))
         return tracker.secondsLeft
     }
 

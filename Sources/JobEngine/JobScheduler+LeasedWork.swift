@@ -30,7 +30,7 @@ extension JobScheduler {
         try context.checkStop()
         let cost = (clock.now - began).seconds
         var tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
-                                      chunks: try store.chunks(of: job.id))
+                                      owed: try store.owedChunks(of: job.id))
         tracker.chunkDone(index, cost: cost, elapsed: cost)
         return Checkpoint(jobID: job.id, chunkIndex: index, stage: plan.stage, kind: job.kind, costSeconds: cost,
                           executor: executor, progress: tracker.snapshot, skipped: context.skippedByThisWork)
@@ -50,16 +50,17 @@ extension JobScheduler {
                                cancelPollInterval: cancelPollInterval, hostCondition: nil)
         let clock = ContinuousClock()
         let began = clock.now
-        let chunks = try store.chunks(of: job.id)
+        let chunks = try store.packagingInputs(of: job.id)
         let skipped = try store.badItems(of: job.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
-        let workspace = try Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output).reading(chunks)
+        let workspace = try Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output)
+            .reading(outputs: chunks.outputs)
         let context = JobContext(workspace: workspace, task: task, skipped: skipped.map(\.failure))
-        let artifact = try await kind.finalize(job.spec, chunks.map(\.plan), context)
+        let artifact = try await kind.finalize(job.spec, chunks.plans, context)
         try store.recordBadItems(context.skippedByThisWork, outcome: .skipped, of: job.id, chunk: nil)
         try context.checkStop()
         try FaultPoints.step(.publish, operation: "rename", path: job.destination) { try runner.publish(artifact) }
         let cost = (clock.now - began).seconds
-        var tracker = ProgressTracker(snapshot: job.progress, chunks: chunks)
+        var tracker = ProgressTracker(snapshot: job.progress, owed: [])
         tracker.finished(finalizeCost: cost, elapsed: cost)
         return Checkpoint(jobID: job.id, chunkIndex: index, stage: .package, kind: job.kind, costSeconds: cost,
                           executor: nil, progress: tracker.snapshot)

@@ -22,6 +22,10 @@ public protocol JobStore: Sendable {
     /// The job's chunks, in order.
     func chunks(of id: JobID) throws -> [ChunkRecord]
 
+    /// Up to `limit` of the job's chunks whose index is `start` or more, in order: a long job's
+    /// chunks a page at a time, so that the engine never holds them all.
+    func chunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord]
+
     /// How many of the job's done chunks each path (``ChunkRecord/executor``) did, for `status`.
     func executorCounts(of id: JobID) throws -> [String: Int]
 
@@ -71,6 +75,11 @@ public protocol JobStore: Sendable {
 }
 
 extension JobStore {
+    /// Pages through ``chunks(of:)``; a store that can read one page alone does so instead.
+    public func chunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord] {
+        Array(try chunks(of: id).drop { $0.index < start }.prefix(max(0, limit)))
+    }
+
     /// Counts the executors of ``chunks(of:)``; a store that can count without loading every
     /// chunk's plan does so instead.
     public func executorCounts(of id: JobID) throws -> [String: Int] {

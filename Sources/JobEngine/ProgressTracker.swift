@@ -14,12 +14,25 @@ import TaskContract
 ///
 /// A chunk's cost is linear in its work, so the owed work is kept summed by stage as chunks land:
 /// pricing what is owed after a chunk costs the same in a job of ten chunks as in one of a
-/// hundred thousand (and so does the time left, when one chunk runs at a time).
+/// hundred thousand. So does the time left: only the last ``laidOutChunks`` chunks in run order
+/// are laid out one by one; those before them, which land first, are spread evenly over the
+/// workers (laid out one by one, many chunks leave the workers within one chunk of each other).
 struct ProgressTracker {
+    /// How many of a job's last chunks in run order the time left lays out one by one.
+    static let laidOutChunks = 256
+
     private(set) var snapshot: ProgressSnapshot
-    private var owed: [Int: PlannedChunk]
+    /// The chunks not yet done, by index.
+    private var owed: [Int: OwedChunk]
+    /// The indices of the chunks owed when the run started, in run order; the landed ones stay
+    /// until the last one lands.
+    private var order: [Int]
+    /// Where in ``order`` the chunks laid out one by one start.
+    private let tailStart: Int
     /// The work of the owed chunks, summed by stage, with how many chunks each sum holds.
     private var owedWork: [Stage: (work: Double, chunks: Int)] = [:]
+    /// The same sums over the owed chunks from ``tailStart`` on.
+    private var tailWork: [Stage: (work: Double, chunks: Int)] = [:]
     private let workedBefore: Double
     private let chunksAtOnce: Int
     /// The unit costs this run started from.
@@ -27,18 +40,25 @@ struct ProgressTracker {
     /// Over this run's finished chunks: the seconds they took, and what the starting costs said.
     private var measured = 0.0, predicted = 0.0
 
-    /// Starts from the stored snapshot; the chunks not yet done are what is owed.
+    /// Starts from the stored snapshot; `owed`, the chunks not yet done, are run in index order.
     /// - Parameter chunksAtOnce: how many chunks this run does at once.
-    init(snapshot: ProgressSnapshot, chunks: [ChunkRecord], chunksAtOnce: Int = 1) {
+    init(snapshot: ProgressSnapshot, owed: [OwedChunk], chunksAtOnce: Int = 1) {
         self.snapshot = snapshot
-        self.owed = Dictionary(uniqueKeysWithValues: chunks.filter { !$0.isDone }.map { ($0.index, $0.plan) })
+        self.owed = Dictionary(owed.map { ($0.index, $0) }) { first, _ in first }
+        self.order = self.owed.keys.sorted()
+        self.tailStart = max(0, order.count - Self.laidOutChunks)
         self.workedBefore = snapshot.workedSeconds
         self.chunksAtOnce = max(1, chunksAtOnce)
         self.startingCosts = snapshot.costs
-        for chunk in owed.values {
-            owedWork[chunk.stage, default: (0, 0)].work += chunk.work
-            owedWork[chunk.stage, default: (0, 0)].chunks += 1
+        for chunk in self.owed.values {
+            Self.add(chunk, to: &owedWork)
+            if isLaidOut(chunk.index) { Self.add(chunk, to: &tailWork) }
         }
+    }
+
+    /// Starts from the stored snapshot; the chunks of `chunks` not yet done are what is owed.
+    init(snapshot: ProgressSnapshot, chunks: [ChunkRecord], chunksAtOnce: Int = 1) {
+        self.init(snapshot: snapshot, owed: chunks.filter { !$0.isDone }.map(OwedChunk.init), chunksAtOnce: chunksAtOnce)
     }
 
     /// A job's stored progress, with unit costs seeded from the kind's defaults and this machine's
@@ -85,50 +105,71 @@ struct ProgressTracker {
 
     /// ``secondsLeft`` without the owed chunk `landed`, whose work is already out of the sums.
     /// One worker takes the owed chunks one after another: that is ``remainingCost``, kept by
-    /// stage; several are laid out chunk by chunk.
+    /// stage. Several share the chunks before the last ``laidOutChunks`` evenly (their cost is the
+    /// sums less the last ones'), then take the last ones one by one.
     private func secondsLeft(excluding landed: Int?) -> Double {
         guard chunksAtOnce > 1 else { return remainingCost }
-        let count = owed.count - (landed == nil ? 0 : 1)
-        var workers = [Double](repeating: 0, count: min(chunksAtOnce, max(1, count)))
-        for index in owed.keys.sorted() where index != landed {
-            let chunk = owed[index]!
+        var headCost = 0.0, count = 0
+        for (stage, sum) in owedWork {
+            count += sum.chunks
+            let tail = tailWork[stage] ?? (0, 0)
+            if sum.chunks > tail.chunks { headCost += expectedCost(of: max(0, sum.work - tail.work), in: stage) }
+        }
+        let workerCount = min(chunksAtOnce, max(1, count))
+        var workers = [Double](repeating: headCost / Double(workerCount), count: workerCount)
+        for index in order.dropFirst(tailStart) where index != landed {
+            guard let chunk = owed[index] else { continue }
             let free = workers.indices.min { workers[$0] < workers[$1] }!
             workers[free] += expectedCost(of: chunk.work, in: chunk.stage)
         }
         return workers.max()! + finalizeCost
     }
 
-    /// Takes a landed chunk's work out of its stage's sum; a stage with nothing left owes exactly
+    /// Whether chunk `index` is among those ``secondsLeft`` lays out one by one.
+    private func isLaidOut(_ index: Int) -> Bool {
+        tailStart < order.count && index >= order[tailStart]
+    }
+
+    /// Adds a chunk's work to its stage's sum.
+    private static func add(_ chunk: OwedChunk, to sums: inout [Stage: (work: Double, chunks: Int)]) {
+        sums[chunk.stage, default: (0, 0)].work += chunk.work
+        sums[chunk.stage, default: (0, 0)].chunks += 1
+    }
+
+    /// Takes a chunk's work out of its stage's sum; a stage with nothing left owes exactly
     /// nothing, whatever rounding the subtractions left behind.
-    private mutating func settle(_ chunk: PlannedChunk) {
-        guard let sum = owedWork[chunk.stage] else { return }
-        owedWork[chunk.stage] = sum.chunks > 1 ? (max(0, sum.work - chunk.work), sum.chunks - 1) : nil
+    private static func remove(_ chunk: OwedChunk, from sums: inout [Stage: (work: Double, chunks: Int)]) {
+        guard let sum = sums[chunk.stage] else { return }
+        sums[chunk.stage] = sum.chunks > 1 ? (max(0, sum.work - chunk.work), sum.chunks - 1) : nil
     }
 
     /// The snapshot chunk `index`, which took `cost` seconds, `elapsed` seconds into this run,
     /// would give, without accounting for it: the runner stores it first and calls
     /// ``chunkDone(_:cost:elapsed:)`` once it is durable. `nil` for a chunk not owed.
     ///
-    /// The trial copy shares the owed chunks, which ``account(_:index:cost:elapsed:)`` leaves
+    /// The trial copy shares the owed chunks, which ``account(_:cost:elapsed:)`` leaves
     /// alone: a copy that removed one would copy them all, which made every checkpoint as slow
     /// as the job is long.
     func snapshot(afterChunk index: Int, cost: Double, elapsed: Double) -> ProgressSnapshot? {
         guard let chunk = owed[index] else { return nil }
         var trial = self
-        trial.account(chunk, index: index, cost: cost, elapsed: elapsed)
+        trial.account(chunk, cost: cost, elapsed: elapsed)
         return trial.snapshot
     }
 
     /// Accounts for chunk `index`, which took `cost` seconds, `elapsed` seconds into this run.
     mutating func chunkDone(_ index: Int, cost: Double, elapsed: Double) {
         guard let chunk = owed[index] else { return }
-        account(chunk, index: index, cost: cost, elapsed: elapsed)
+        account(chunk, cost: cost, elapsed: elapsed)
         owed.removeValue(forKey: index)
+        // Nothing is owed any more: the finalisation that comes next needs none of the room.
+        if owed.isEmpty { (owed, order) = ([:], []) }
     }
 
-    /// Accounts for the owed `chunk` number `index` in everything but the list of owed chunks.
-    private mutating func account(_ chunk: PlannedChunk, index: Int, cost: Double, elapsed: Double) {
-        settle(chunk)
+    /// Accounts for the owed `chunk` in everything but the list of owed chunks.
+    private mutating func account(_ chunk: OwedChunk, cost: Double, elapsed: Double) {
+        Self.remove(chunk, from: &owedWork)
+        if isLaidOut(chunk.index) { Self.remove(chunk, from: &tailWork) }
         predicted += startingCosts.cost(of: chunk.work, in: chunk.stage)
         measured += cost
         snapshot.costs.observe(cost, work: chunk.work, for: chunk.stage)
@@ -136,7 +177,7 @@ struct ProgressTracker {
         snapshot.stage = chunk.stage
         snapshot.unitsDone += 1
         snapshot.workedSeconds = workedBefore + elapsed
-        snapshot.etaSeconds = secondsLeft(excluding: index)
+        snapshot.etaSeconds = secondsLeft(excluding: chunk.index)
     }
 
     /// Accounts for a finished job: finalisation took `cost` seconds.

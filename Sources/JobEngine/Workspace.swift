@@ -9,7 +9,7 @@ import TaskContract
 /// Work run under a lease (a worker's chunk or package stage, DESIGN.md §10) commits into a folder
 /// of its own named by the lease, `leases/<key>.<epoch>`, so that a worker whose lease was taken
 /// over never writes over the outputs of the worker that took it; the package stage reads the
-/// chunks' outputs only from the folders their commits recorded (``reading(_:)``).
+/// chunks' outputs only from the folders their commits recorded (``reading(outputs:)``).
 public struct Workspace: Sendable, Equatable {
     /// The folder.
     public let directory: URL
@@ -39,14 +39,15 @@ public struct Workspace: Sendable, Equatable {
         return Workspace(directory: directory, outputFolder: folder, recorded: recorded)
     }
 
-    /// The same workspace reading the outputs of `chunks` committed under leases from the folders
-    /// their commits recorded (``ChunkRecord/output``), and no other lease's: what the package stage
-    /// sees. Outputs committed by a process running the whole job lie in the workspace itself.
+    /// The same workspace reading the outputs committed under leases from `outputs`, the folders
+    /// the done chunks' commits recorded (``ChunkRecord/output``), and no other lease's: what the
+    /// package stage sees. Outputs committed by a process running the whole job lie in the
+    /// workspace itself.
     /// - Throws: ``FileSystemError`` when a recorded folder cannot be listed (it is missing: its
     ///   chunk must be run again).
-    package func reading(_ chunks: [ChunkRecord]) throws -> Workspace {
+    package func reading(outputs: [String]) throws -> Workspace {
         var recorded: [String: URL] = [:]
-        for case let output? in chunks.filter(\.isDone).map(\.output) {
+        for output in outputs {
             let folder = directory.appendingPathComponent(Self.leasesFolder).appendingPathComponent(output)
             let names: [String]
             do {

@@ -30,6 +30,19 @@ extension JobStoreContract {
             #expect(inserted.map(\.queueSequence) == [1, 2, 3, 4])
             #expect(try store.jobs().map(\.id) == inserted.map(\.id))
         },
+        JobStoreContract("chunks read a page at a time come back in order from the index asked for") { open in
+            let store = try open()
+            let job = try store.insert(try makeJob(), chunks: makeChunks(5))
+            try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 3, stage: .render, kind: job.kind, costSeconds: 1,
+                                            executor: "cpu", progress: job.progress))
+            #expect(try store.chunks(of: job.id, from: -1, limit: 2).map(\.index) == [0, 1], "the package stage is no chunk")
+            #expect(try store.chunks(of: job.id, from: 2, limit: 2).map(\.index) == [2, 3])
+            #expect(try store.chunks(of: job.id, from: 3, limit: 1).map(\.isDone) == [true])
+            #expect(try store.chunks(of: job.id, from: 4, limit: 2).map(\.plan) == Array(makeChunks(5)[4...]))
+            #expect(try store.chunks(of: job.id, from: 5, limit: 2).isEmpty)
+            #expect(try store.chunks(of: job.id, from: 0, limit: 0).isEmpty)
+            #expect(try store.chunks(of: job.id, from: 0, limit: 10) == store.chunks(of: job.id))
+        },
         JobStoreContract("chunks come back in order and pending") { open in
             let store = try open()
             let job = try store.insert(try makeJob(), chunks: makeChunks(5))

@@ -21,6 +21,10 @@ extension PostgresJobStore {
             """)
         static let chunks = PreparedStatement(
             "mediajob_chunks", "SELECT idx, plan, done, cost_s, executor, output FROM chunks WHERE job_id = $1 AND idx >= 0 ORDER BY idx")
+        static let chunksPage = PreparedStatement("mediajob_chunks_page", """
+            SELECT idx, plan, done, cost_s, executor, output FROM chunks
+            WHERE job_id = $1 AND idx >= 0 AND idx >= $2 ORDER BY idx LIMIT $3
+            """)
         /// Locks the job's row, which orders the checkpoints of one job, and reads how many of its
         /// chunks are done.
         static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT chunks_done FROM jobs WHERE id = $1 FOR UPDATE")

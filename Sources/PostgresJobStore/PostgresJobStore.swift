@@ -89,15 +89,21 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func chunks(of id: JobID) throws -> [ChunkRecord] {
+        try transaction { try $0.query(Statements.chunks, id.rawValue).map { try Self.chunk($0, of: id) } }
+    }
+
+    public func chunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord] {
         try transaction { connection in
-            try connection.query(Statements.chunks, id.rawValue).map { row in
-                ChunkRecord(index: try row["idx"],
-                            plan: try PostgresJobRow.decode(PlannedChunk.self, row["plan"], column: "chunk plan",
-                                                            job: id.rawValue),
-                            isDone: try row["done"], costSeconds: try row["cost_s"], executor: try row["executor"],
-                            output: try row["output"])
-            }
+            try connection.query(Statements.chunksPage, id.rawValue, start, max(0, limit)).map { try Self.chunk($0, of: id) }
         }
+    }
+
+    /// A row of ``Statements/chunks``.
+    private static func chunk(_ row: Row, of id: JobID) throws -> ChunkRecord {
+        ChunkRecord(index: try row["idx"],
+                    plan: try PostgresJobRow.decode(PlannedChunk.self, row["plan"], column: "chunk plan", job: id.rawValue),
+                    isDone: try row["done"], costSeconds: try row["cost_s"], executor: try row["executor"],
+                    output: try row["output"])
     }
 
     public func checkpoint(_ checkpoint: Checkpoint) throws {

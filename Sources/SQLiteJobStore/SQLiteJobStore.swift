@@ -78,9 +78,21 @@ public final class SQLiteJobStore: JobStore {
     }
 
     public func chunks(of id: JobID) throws -> [ChunkRecord] {
+        try selectChunks(of: id, from: 0, limit: -1)
+    }
+
+    public func chunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord] {
+        try selectChunks(of: id, from: start, limit: max(0, limit))
+    }
+
+    /// The job's chunks from index `start` on, at most `limit` of them (all when `limit` is negative).
+    private func selectChunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord] {
         try read { database in
-            try database.prepare("SELECT idx, plan, done, cost_s, executor, output FROM chunks WHERE job_id = ?1 AND idx >= 0 ORDER BY idx")
-                .rows([.text(id.rawValue)]) { row in
+            try database.prepare("""
+                SELECT idx, plan, done, cost_s, executor, output FROM chunks
+                WHERE job_id = ?1 AND idx >= 0 AND idx >= ?2 ORDER BY idx LIMIT ?3
+                """)
+                .rows([.text(id.rawValue), .integer(Int64(start)), .integer(Int64(limit))]) { row in
                     ChunkRecord(index: Int(try row.integer("idx")), plan: try JobRow.decode(PlannedChunk.self, row.blob("plan")),
                                 isDone: try row.integer("done") != 0, costSeconds: try row.optionalReal("cost_s"),
                                 executor: try row.optionalText("executor"), output: try row.optionalText("output"))

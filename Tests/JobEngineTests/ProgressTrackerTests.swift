@@ -142,6 +142,24 @@ struct ProgressTrackerTests {
         #expect(tracker.snapshot(afterChunk: 0, cost: 4, elapsed: 5) == nil)
     }
 
+    @Test func inALongJobTheChunksBeforeTheLastOnesAreSpreadEvenlyAndTheLastOnesLaidOutOneByOne() {
+        // 356 encode chunks of 2 s on two workers; the last 256 in run order are laid out one by one.
+        let laidOut = ProgressTracker.laidOutChunks, count = laidOut + 100
+        #expect(laidOut == 256)
+        var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: count, finalizeWork: 10, costs: costs),
+                                      owed: (0..<count).map { OwedChunk(index: $0, stage: .encode, work: 1) },
+                                      chunksAtOnce: 2)
+        tracker.chunkDone(0, cost: 2, elapsed: 2)
+        // The 99 chunks before the last 256 spread evenly: 99 s on each worker; the last ones
+        // alternate, 128 · 2 s each: 355 s, then the finalisation, 0.1 · 10. Laid out one by one,
+        // the 355 chunks would end at 178 · 2 s: the estimate is within one chunk of that.
+        #expect(abs(tracker.snapshot.etaSeconds! - 356) < 1e-9)
+        for index in 1..<(count - laidOut) { tracker.chunkDone(index, cost: 2, elapsed: 2 * Double(index + 1)) }
+        // Only the last 256 are owed: 128 · 2 s on each worker, then the finalisation.
+        #expect(abs(tracker.snapshot.etaSeconds! - 257) < 1e-9)
+        #expect(abs(tracker.secondsLeft - 257) < 1e-9)
+    }
+
     @Test func aChunkReportedTwiceCountsOnce() {
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 2, costs: costs),
                                       chunks: chunks([(.render, 1), (.render, 1)]))

@@ -1,0 +1,64 @@
+import TaskContract
+
+/// A job's chunks read from its store a page at a time, in index order: what the runner walks
+/// to take its next chunk, instead of holding every chunk's decoded plan for the whole run.
+struct ChunkPages {
+    /// How many chunks one read of the store brings.
+    static let pageSize = 256
+
+    private let store: any JobStore
+    private let id: JobID
+    private let owedOnly: Bool
+    /// The page being walked, last chunk first.
+    private var page: [ChunkRecord] = []
+    /// The smallest index not read yet.
+    private var nextIndex = 0
+    private var isExhausted = false
+
+    /// The chunks of job `id` in `store`; with `owedOnly`, only those not done.
+    init(of id: JobID, in store: any JobStore, owedOnly: Bool) {
+        self.store = store
+        self.id = id
+        self.owedOnly = owedOnly
+    }
+
+    /// The next chunk in index order, or `nil` after the last.
+    /// - Throws: what the store throws.
+    mutating func next() throws -> ChunkRecord? {
+        while true {
+            if page.isEmpty {
+                guard !isExhausted else { return nil }
+                let read = try store.chunks(of: id, from: nextIndex, limit: Self.pageSize)
+                isExhausted = read.count < Self.pageSize
+                nextIndex = (read.last?.index ?? nextIndex) + 1
+                page = read.reversed()
+            }
+            guard let chunk = page.popLast() else { continue }
+            if !owedOnly || !chunk.isDone { return chunk }
+        }
+    }
+}
+
+extension JobStore {
+    /// The job's chunks not yet done, in index order, in the few bytes each that the engine keeps
+    /// while the job runs; read a page at a time.
+    func owedChunks(of id: JobID) throws -> [OwedChunk] {
+        var pages = ChunkPages(of: id, in: self, owedOnly: true)
+        var owed: [OwedChunk] = []
+        while let chunk = try pages.next() { owed.append(OwedChunk(chunk)) }
+        return owed
+    }
+
+    /// What the package stage needs of a job's chunks, read a page at a time: every chunk's plan,
+    /// in order, and the output folders the done ones recorded under leases
+    /// (``Workspace/reading(outputs:)``).
+    func packagingInputs(of id: JobID) throws -> (plans: [PlannedChunk], outputs: [String]) {
+        var pages = ChunkPages(of: id, in: self, owedOnly: false)
+        var plans: [PlannedChunk] = [], outputs: [String] = []
+        while let chunk = try pages.next() {
+            plans.append(chunk.plan)
+            if chunk.isDone, let output = chunk.output { outputs.append(output) }
+        }
+        return (plans, outputs)
+    }
+}
