@@ -14,6 +14,16 @@ static const uint32_t lanczos_words[] =
 ;
 SHADER(lanczos)
 
+static const uint32_t transform_plane_words[] =
+#include "spirv/transform-plane.spv.inc"
+;
+SHADER(transform_plane)
+
+static const uint32_t lanczos_plane_words[] =
+#include "spirv/lanczos-plane.spv.inc"
+;
+SHADER(lanczos_plane)
+
 static const uint32_t finish_words[] =
 #include "spirv/finish.spv.inc"
 ;

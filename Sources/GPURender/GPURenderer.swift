@@ -35,6 +35,8 @@ public final class GPURenderer: @unchecked Sendable {
     private let recorder: CommandRecorder
     private let transform: ComputePipeline
     private let lanczos: ComputePipeline
+    private let transformPlane: ComputePipeline
+    private let lanczosPlane: ComputePipeline
     private let finish: ComputePipeline
     private let yuv420: ComputePipeline
     private let plane: ComputePipeline
@@ -48,12 +50,16 @@ public final class GPURenderer: @unchecked Sendable {
         self.memoryBudget = memoryBudget ?? Int(min(physical.info.deviceLocalMemoryBytes / 4, 2 << 30))
         vulkan = try Device(physical)
         recorder = try CommandRecorder(device: vulkan)
-        // Each shader reads its input as texels and writes a storage buffer.
+        // Each shader reads its input as texels and writes a storage buffer. Working pictures are
+        // RGBA in 16-bit floats, or one channel in 32-bit floats for the planes of YUV pictures.
         transform = try Self.pipeline(vulkan, mj_shader_transform, TransformConstants.self, bindings: [.uint32, nil])
         lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self, bindings: [.rgba16Float, nil, .rgba32Float])
+        transformPlane = try Self.pipeline(vulkan, mj_shader_transform_plane, TransformConstants.self, bindings: [.uint32, nil])
+        lanczosPlane = try Self.pipeline(vulkan, mj_shader_lanczos_plane, LanczosConstants.self,
+                                         bindings: [.float32, nil, .rgba32Float])
         finish = try Self.pipeline(vulkan, mj_shader_finish, FinishConstants.self, bindings: [.rgba16Float, nil])
         yuv420 = try Self.pipeline(vulkan, mj_shader_yuv420, YUVConstants.self, bindings: [.uint32, nil])
-        plane = try Self.pipeline(vulkan, mj_shader_plane, PlaneConstants.self, bindings: [.rgba16Float, nil])
+        plane = try Self.pipeline(vulkan, mj_shader_plane, PlaneConstants.self, bindings: [.float32, nil])
         pool = BufferPool(device: vulkan, budget: self.memoryBudget)
     }
 
@@ -192,7 +198,7 @@ public final class GPURenderer: @unchecked Sendable {
         let recipe = pass.recipe
         let premultiply = recipe.channels == 4 && pass.tables != nil
         try recordResize(pass, count: count, sourceOffset: 0, tableOffsets: (0, 0), premultiply: premultiply,
-                         buffers: buffers, into: &recording)
+                         oneChannel: false, buffers: buffers, into: &recording)
         let pixels = count * pass.width * pass.height
         try recording.dispatch(finish, buffers: [buffers[.work]!, buffers[.packed]!], constants: FinishConstants(
             count: Int32(pixels), unpremultiply: premultiply ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
@@ -256,7 +262,7 @@ public final class GPURenderer: @unchecked Sendable {
                                destinationOffset: sourceOffset + index * bytes)
             }
             try recordResize(plane.pass, count: count, sourceOffset: sourceOffset, tableOffsets: plane.tableOffsets,
-                             premultiply: false, buffers: buffers, into: &recording)
+                             premultiply: false, oneChannel: true, buffers: buffers, into: &recording)
             try recording.dispatch(self.plane, buffers: [buffers[.work]!, resized], constants: PlaneConstants(
                 width: Int32(plane.pass.width), height: Int32(plane.pass.height), stride: Int32(plane.stride),
                 frameWords: Int32(frameBytes / 4), planeWord: Int32(plane.output / 4), frames: Int32(count)),
@@ -274,10 +280,12 @@ public final class GPURenderer: @unchecked Sendable {
 
     /// Transform (crop, turn, box shrink) from the source buffer at byte `sourceOffset` into
     /// `work`, then the two Lanczos passes back into `work` when the size changes, with their
-    /// tables written `tableOffsets` floats into the weight buffers.
+    /// tables written `tableOffsets` floats into the weight buffers. Working pictures are RGBA,
+    /// or `oneChannel` (a plane of YUV pictures) the first channel alone.
     private func recordResize(_ pass: RenderPass, count: Int, sourceOffset: Int, tableOffsets: (Int, Int), premultiply: Bool,
-                              buffers: [BufferPool.Role: Buffer], into recording: inout Recording) throws {
+                              oneChannel: Bool, buffers: [BufferPool.Role: Buffer], into recording: inout Recording) throws {
         let recipe = pass.recipe
+        let (transform, lanczos) = oneChannel ? (transformPlane, lanczosPlane) : (self.transform, self.lanczos)
         try recording.dispatch(transform, buffers: [buffers[.source]!, buffers[.work]!], constants: TransformConstants(
             sourceWidth: Int32(recipe.sourceWidth), sourceHeight: Int32(recipe.sourceHeight), channels: Int32(recipe.channels),
             cropX: Int32(recipe.crop.x), cropY: Int32(recipe.crop.y), cropWidth: Int32(recipe.crop.width),
@@ -333,12 +341,14 @@ public final class GPURenderer: @unchecked Sendable {
         let main = passes[0]
         let planes = input == .packed ? [main] : [main, passes[1], passes[1]]
         let source = planes.map { (count * $0.sourceBytes + 3) & ~3 }.reduce(0, +)
-        let work = passes.map { count * max($0.shrunkWidth * $0.shrunkHeight, $0.width * $0.height) * 8 }.max()!
+        // Working pictures: RGBA in 16-bit floats, or one 32-bit float a sample for planes.
+        let sampleBytes = input == .packed ? 8 : 4
+        let work = passes.map { count * max($0.shrunkWidth * $0.shrunkHeight, $0.width * $0.height) * sampleBytes }.max()!
         var sizes: [BufferPool.Role: Int] = [.upload: source, .source: source, .work: work]
         if input == .packed { sizes[.packed] = count * main.width * main.height * 4 }
         let resized = passes.filter { $0.tables != nil }
         if !resized.isEmpty {
-            sizes[.horizontal] = resized.map { count * $0.width * $0.shrunkHeight * 8 }.max()!
+            sizes[.horizontal] = resized.map { count * $0.width * $0.shrunkHeight * sampleBytes }.max()!
             sizes[.horizontalWeights] = resized.map { $0.tables!.horizontal.byteCount }.reduce(0, +)
             sizes[.verticalWeights] = resized.map { $0.tables!.vertical.byteCount }.reduce(0, +)
         }

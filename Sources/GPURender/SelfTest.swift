@@ -3,12 +3,13 @@ import Vulkan
 
 /// A small known-answer check of every shader, run before a device is trusted with real work.
 enum SelfTest {
-    /// Renders three tiny pictures whose right answers are known and compares.
+    /// Renders four tiny pictures whose right answers are known and compares.
     /// - Throws: ``VulkanError/Kind/selfTestFailed`` naming what came back wrong.
     static func run(_ renderer: GPURenderer) throws {
         try checkCropTurnColour(renderer)
         try checkResize(renderer)
         try checkYUV(renderer)
+        try checkPlanesWithColour(renderer)
     }
 
     /// Crop, a quarter turn and colour on a 6×4 gradient, against the definition worked out here.
@@ -62,6 +63,33 @@ enum SelfTest {
         try expect(planes[layout.lumaOffset] == 235 && planes[layout.lumaOffset + 7] == 173, "luma of white and green")
         try expect(planes[layout.blueOffset] == 128 && planes[layout.redOffset] == 128, "chroma of white")
         try expect(planes[layout.blueOffset + 3] == 42 && planes[layout.redOffset + 3] == 26, "chroma of green")
+    }
+
+    /// Flat BT.709 green planes (Y 173, Cb 42, Cr 26), halved and desaturated: the planes resize to
+    /// the same values, which are RGB (0, 255, 1); without saturation that is grey 150
+    /// (0.587·255 + 0.114·1 ≈ 149.8), which is Y = 16 + 150·219/255 ≈ 145, Cb = Cr = 128.
+    private static func checkPlanesWithColour(_ renderer: GPURenderer) throws {
+        var source = [UInt8](repeating: 173, count: 16 * 8)
+        source += [UInt8](repeating: 42, count: 8 * 4)
+        source += [UInt8](repeating: 26, count: 8 * 4)
+        let recipe = RenderRecipe(sourceWidth: 16, sourceHeight: 8, channels: 1, width: 8, height: 4, saturation: 0)
+        let layout = YUVLayout(width: 8, height: 4)
+        var planes: [UInt8] = []
+        try renderer.render(recipe, count: 1, input: .yuv420, output: .yuv420(.bt709), fill: { _, pointer in
+            source.withUnsafeBytes { pointer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }, read: { _, pointer in
+            planes = Array(UnsafeRawBufferPointer(start: pointer, count: layout.pictureBytes))
+        })
+        var luma: [UInt8] = [], chroma: [UInt8] = []
+        for row in 0..<4 { luma += planes[row * layout.lumaStride..<row * layout.lumaStride + 8] }
+        for row in 0..<2 {
+            for plane in [layout.blueOffset, layout.redOffset] {
+                let start = plane + row * layout.chromaStride
+                chroma += planes[start..<start + 4]
+            }
+        }
+        try expect(luma.allSatisfy { abs(Int($0) - 145) <= 1 }, "luma of resized, desaturated planes")
+        try expect(chroma.allSatisfy { abs(Int($0) - 128) <= 1 }, "chroma of resized, desaturated planes")
     }
 
     private static func render(_ recipe: RenderRecipe, _ source: [UInt8], _ renderer: GPURenderer) throws -> [UInt8] {

@@ -1,6 +1,6 @@
 #version 450
-// The first channel of 16-bit floating-point RGBA pictures (one resized plane of YUV pictures) back to
-// 8 bits, round_half_even(v) clamped to 0…255, written into that plane of YUV 4:2:0 pictures laid
+// One-channel 32-bit floating-point pictures (one resized plane of YUV pictures) back to 8 bits,
+// round_half_even(v) clamped to 0…255, written into that plane of YUV 4:2:0 pictures laid
 // out as YUVLayout says: picture f's plane starts at word `frameWords·f + planeWord`, rows
 // `stride` bytes apart (a multiple of 4). Each step of an invocation's grid-stride loop writes
 // four bytes of one row.

@@ -14,6 +14,9 @@ typedef struct {
 extern const MJShader mj_shader_transform;
 /// One axis of a Lanczos3 resize (glsl/lanczos.comp).
 extern const MJShader mj_shader_lanczos;
+/// The same two for one plane of YUV pictures: one-channel working pictures (glsl/*-plane.comp).
+extern const MJShader mj_shader_transform_plane;
+extern const MJShader mj_shader_lanczos_plane;
 /// Back to 8 bits with exposure, contrast and saturation (glsl/finish.comp).
 extern const MJShader mj_shader_finish;
 /// RGBA8 to planar YUV 4:2:0 (glsl/yuv420.comp).
