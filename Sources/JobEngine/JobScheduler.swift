@@ -97,10 +97,13 @@ public final class JobScheduler: Sendable {
     /// - Parameter detached: store the job for worker processes (``LeasingJobStore``) instead of
     ///   this process: it is stored with no owning process, so it is never taken for
     ///   ``JobState/interrupted`` when this process ends, and takes no capacity here.
+    /// - Parameter submitterWorks: with `detached`, whether this process works on the job too. If
+    ///   not, a `.fail` request is refused when no live worker of the store can run the job.
     /// - Throws: ``SchedulerError/rejected(_:_:)`` for an unregistered identifier, settings of
     ///   another type than the kind's, a required resource that is not supported, invalid input,
     ///   an existing destination or no capacity; the rejection is recorded.
-    public func submit<Spec: Codable & Sendable>(_ request: TaskRequest, spec: Spec, detached: Bool = false) throws -> Submission {
+    public func submit<Spec: Codable & Sendable>(_ request: TaskRequest, spec: Spec, detached: Bool = false,
+                                                 submitterWorks: Bool = false) throws -> Submission {
         let id = try newJobID(for: request.identifier)
         let specData = try AnyJobKind.encode(spec)
         guard let kind = registeredKind(for: request.identifier) else {
@@ -144,6 +147,12 @@ public final class JobScheduler: Sendable {
             progress: ProgressSnapshot(unitsTotal: plan.chunks.count, finalizeWork: plan.finalizeWork,
                                        costs: UnitCostModel(seeds: kind.defaultCosts)))
         record.ownerPID = detached ? nil : getpid()
+        if request.strategy == .fail, detached, !submitterWorks, let leasing = store as? any LeasingJobStore {
+            let requiresGPU = request.requiredResources.contains(.gpu)
+            guard try leasing.liveWorkers().contains(where: { $0.hasGPU || !requiresGPU }) else {
+                throw try reject(id, request, specData, .noLiveWorker(requiresGPU: requiresGPU), kind: kind)
+            }
+        }
         if request.strategy == .fail {
             // Check and take the slot under one admission lock, so two `.fail` requests never share it.
             record = try withAdmission {

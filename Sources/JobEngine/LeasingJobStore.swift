@@ -46,6 +46,16 @@ public protocol LeasingJobStore: JobStore {
     @discardableResult
     func fail(_ lease: ChunkLease, _ failure: ChunkFailure) throws -> Bool
 
+    /// Records `worker` as live now, by the store's clock (a heartbeat): a worker announces itself
+    /// when it starts and every third of its lease after.
+    func announce(_ worker: WorkerRecord) throws
+
+    /// Forgets the worker named `name` (a worker ending cleanly).
+    func retire(worker name: String) throws
+
+    /// The workers whose last heartbeat is less than their lease old, by the store's clock.
+    func liveWorkers() throws -> [WorkerRecord]
+
     /// Gives the chunk back unfinished, if `lease` still holds it, so that any worker may claim it
     /// at once without counting an attempt, and journals `released`.
     /// - Returns: whether the lease still held the chunk.

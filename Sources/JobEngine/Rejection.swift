@@ -17,6 +17,9 @@ public enum Rejection: Sendable, Equatable {
     /// Every slot is busy and the strategy was `.fail`. A refused resume or restart says what
     /// state the job stays in.
     case noCapacity(slots: Int, jobStays: JobState?)
+    /// A job left to workers under `.fail`, and no live worker can run it (none at all, or, when
+    /// the job requires a GPU, none that selected one).
+    case noLiveWorker(requiresGPU: Bool)
 
     /// The bounded reason stored with the rejected job.
     public var reason: RejectionReason {
@@ -24,7 +27,7 @@ public enum Rejection: Sendable, Equatable {
         case .unregisteredIdentifier: .unregisteredIdentifier
         case .unsupportedResource: .unsupportedResource
         case .invalidInput, .destinationExists, .wrongSettingsType: .invalidInput
-        case .noCapacity: .noCapacity
+        case .noCapacity, .noLiveWorker: .noCapacity
         }
     }
 
@@ -39,6 +42,8 @@ public enum Rejection: Sendable, Equatable {
         case .destinationExists(let path): "\(path) already exists"
         case .noCapacity(let slots, let stays):
             (slots == 1 ? "the only job slot is busy" : "all \(slots) job slots are busy") + (stays.map { "; the job stays \($0.rawValue)" } ?? "")
+        case .noLiveWorker(let requiresGPU):
+            requiresGPU ? "no live worker selected a GPU, and the job requires one" : "no live worker is taking chunks"
         }
     }
 }

@@ -30,6 +30,8 @@ enum ErrorAdvice {
         switch rejection {
         case .destinationExists: "\(rejection.message); choose another output or pass --overwrite"
         case .noCapacity: "\(rejection.message); try again later or use --strategy queue"
+        case .noLiveWorker(let requiresGPU):
+            "\(rejection.message); start one (mediajob worker\(requiresGPU ? " --gpu on" : "")) or use --strategy queue to wait for one"
         case .unsupportedResource: "\(rejection.message) (see `mediajob probe`; use --gpu auto or off)"
         case .invalidInput(let message) where UnusableInputs.describes(message): leavingOut(message)
         case .unregisteredIdentifier, .invalidInput, .wrongSettingsType: rejection.message

@@ -17,6 +17,10 @@ struct JobSession {
         context.arguments.has("detach") || scheduler.store is PostgresJobStore
     }
 
+    /// Whether this process works on the job it submits (without `--detach`): it then counts as a
+    /// live worker for a `.fail` submission.
+    var worksOnIt: Bool { !context.arguments.has("detach") }
+
     /// Submits `spec` as a new job of `kind` (its title `title`) and runs it in the foreground.
     /// With `gpu`, the job requires the GPU when that is `on`, and, when `announcing`, says where
     /// pictures render (with `--verbose`) once planning has probed the GPU.
@@ -25,7 +29,7 @@ struct JobSession {
         let request = try TaskRequest(identifier: MediaJobKinds.identifier(kind), title: title, subtitle: "starting",
                                       strategy: try context.strategy(), requiredResources: gpu?.requiredResources ?? [])
         return try await run {
-            let submission = try scheduler.submit(request, spec: spec, detached: submitsForWorkers)
+            let submission = try scheduler.submit(request, spec: spec, detached: submitsForWorkers, submitterWorks: worksOnIt)
             if let gpu, announcing { context.announceRendering(gpu) }
             return submission
         }

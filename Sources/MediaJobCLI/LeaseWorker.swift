@@ -50,10 +50,32 @@ final class LeaseWorker: Sendable {
                 + "(stop again to give them back at once).")
         }, second: { [self] in releaseAtOnce() })
         defer { signals.cancel() }
+        announce()
+        let heartbeat = Task.detached { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: lease / 3)
+                if !Task.isCancelled { announce() }
+            }
+        }
         console.err("Worker \(name) is taking chunks: \(Plural.of(slots, "slot")), leases of \(lease)"
             + (hasGPU ? ", with a GPU." : "."))
         await work()
+        heartbeat.cancel()
+        await heartbeat.value
+        retire()
         console.err("Worker \(name) stopped.")
+    }
+
+    /// Records this worker as live in the store now (`status`, and `.fail` submissions, read it);
+    /// a store that cannot be reached now hears from it at the next beat.
+    private func announce() {
+        try? store.announce(WorkerRecord(name: name, host: ProcessInfo.processInfo.hostName, pid: getpid(), hasGPU: hasGPU,
+                                         slots: slots, lease: lease))
+    }
+
+    /// Takes this worker off the store's live workers, as it ends.
+    private func retire() {
+        try? store.retire(worker: name)
     }
 
     /// Runs the slots until ``stop()`` (and, for one job only, until that job is no longer queued
@@ -293,6 +315,7 @@ final class LeaseWorker: Sendable {
     /// The second stop: every chunk in flight is given back now and the process ends.
     private func releaseAtOnce() {
         let count = releaseChunksInFlight()
+        retire()
         console.err("Worker \(name) stopped at once: gave back \(Plural.of(count, "chunk")).")
         _exit(0)
     }

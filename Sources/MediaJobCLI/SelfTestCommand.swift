@@ -42,6 +42,8 @@ enum SelfTestCommand: Command {
         let request = try TaskRequest(identifier: MediaJobKinds.identifier("selftest"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy())
         let session = JobSession(context: context, scheduler: scheduler)
-        return try await session.run { try scheduler.submit(request, spec: spec, detached: session.submitsForWorkers) }
+        return try await session.run {
+            try scheduler.submit(request, spec: spec, detached: session.submitsForWorkers, submitterWorks: session.worksOnIt)
+        }
     }
 }

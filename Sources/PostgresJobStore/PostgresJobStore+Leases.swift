@@ -151,6 +151,29 @@ extension PostgresJobStore: LeasingJobStore {
         }
     }
 
+    /// Records `worker` as live now, by the database's clock. Like a renewal, a heartbeat does not
+    /// wait for the WAL flush.
+    public func announce(_ worker: WorkerRecord) throws {
+        try transaction { connection in
+            try connection.query(Statements.withoutWaitingForFlush)
+            try connection.query(Statements.announceWorker, worker.name, worker.host, Int(worker.pid), worker.hasGPU, worker.slots,
+                                 worker.lease.seconds)
+        }
+    }
+
+    public func retire(worker name: String) throws {
+        try statement { connection in _ = try connection.query(Statements.retireWorker, name) }
+    }
+
+    public func liveWorkers() throws -> [WorkerRecord] {
+        try statement { connection in
+            try connection.query(Statements.liveWorkers).map { row in
+                WorkerRecord(name: try row["name"], host: try row["host"], pid: Int32(try row["pid"] as Int), hasGPU: try row["gpu"],
+                             slots: try row["slots"], lease: .seconds(try row["lease_s"] as Double))
+            }
+        }
+    }
+
     /// Gives the chunk back unfinished, if `lease` still holds it, so that any worker may claim it
     /// at once (a stopping worker's chunks), and journals `released`. Like a renewal, a release does
     /// not wait for the WAL flush: one lost in a server crash leaves the lease to expire and the
@@ -290,6 +313,16 @@ extension PostgresJobStore.Statements {
     /// Lets this transaction commit without waiting for the WAL flush (renewals and releases only).
     static let withoutWaitingForFlush = PreparedStatement(
         "mediajob_without_waiting_for_flush", "SELECT set_config('synchronous_commit', 'off', true)")
+    static let announceWorker = PreparedStatement("mediajob_announce_worker", """
+        INSERT INTO workers (name, host, pid, gpu, slots, lease_s, heartbeat_at) VALUES ($1, $2, $3, $4, $5, $6, now())
+        ON CONFLICT (name) DO UPDATE SET host = excluded.host, pid = excluded.pid, gpu = excluded.gpu, slots = excluded.slots,
+            lease_s = excluded.lease_s, heartbeat_at = excluded.heartbeat_at
+        """)
+    static let retireWorker = PreparedStatement("mediajob_retire_worker", "DELETE FROM workers WHERE name = $1")
+    static let liveWorkers = PreparedStatement("mediajob_live_workers", """
+        SELECT name, host, pid, gpu, slots, lease_s FROM workers
+        WHERE heartbeat_at + make_interval(secs => lease_s) > now() ORDER BY name
+        """)
     static let releaseLease = PreparedStatement("mediajob_release_lease", """
         UPDATE chunks SET lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done

@@ -129,6 +129,21 @@ enum PostgresSchema {
             "ALTER TABLE chunks ADD COLUMN failure text",
             "ALTER TABLE chunks ADD COLUMN failed_by text",
         ]),
+        // Live workers, for `status` and for refusing a `.fail` submission no live worker can run:
+        // each one's heartbeat by the database's clock, live while less than its lease old.
+        Migration("8-workers", [
+            """
+            CREATE TABLE workers (
+                name text PRIMARY KEY,
+                host text NOT NULL,
+                pid integer NOT NULL,
+                gpu boolean NOT NULL,
+                slots integer NOT NULL,
+                lease_s double precision NOT NULL,
+                heartbeat_at timestamptz NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).

@@ -103,6 +103,35 @@ extension SQLiteJobStore: LeasingJobStore {
         }
     }
 
+    public func announce(_ worker: WorkerRecord) throws {
+        try write { database in
+            try database.prepare("""
+                INSERT INTO workers (name, host, pid, gpu, slots, lease_s, heartbeat_at)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, \(SQLiteClock.now))
+                ON CONFLICT (name) DO UPDATE SET host = excluded.host, pid = excluded.pid, gpu = excluded.gpu,
+                    slots = excluded.slots, lease_s = excluded.lease_s, heartbeat_at = excluded.heartbeat_at
+                """).run([.text(worker.name), .text(worker.host), .integer(Int64(worker.pid)), .integer(worker.hasGPU ? 1 : 0),
+                          .integer(Int64(worker.slots)), .real(worker.lease.seconds)])
+        }
+    }
+
+    public func retire(worker name: String) throws {
+        try write { try $0.prepare("DELETE FROM workers WHERE name = ?1").run([.text(name)]) }
+    }
+
+    public func liveWorkers() throws -> [WorkerRecord] {
+        try read { database in
+            try database.prepare("""
+                SELECT name, host, pid, gpu, slots, lease_s FROM workers
+                WHERE heartbeat_at + lease_s > \(SQLiteClock.now) ORDER BY name
+                """).rows([]) { row in
+                    WorkerRecord(name: try row.text("name"), host: try row.text("host"), pid: Int32(try row.integer("pid")),
+                                 hasGPU: try row.integer("gpu") != 0, slots: Int(try row.integer("slots")),
+                                 lease: .seconds(try row.real("lease_s")))
+                }
+        }
+    }
+
     @discardableResult
     public func release(_ lease: ChunkLease) throws -> Bool {
         try write { database in

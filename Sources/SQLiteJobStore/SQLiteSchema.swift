@@ -15,6 +15,7 @@ enum SQLiteSchema {
     /// Version 6: failed chunks (``ChunkFailure``): `failures` counts leases whose worker could not
     /// open an input, `failed_by` is the last such worker, `failure` the last message (naming the
     /// host); `failed` settles a chunk whose items are bad until the job is resumed.
+    /// Version 7: live workers (``WorkerRecord``), each one's heartbeat by ``SQLiteClock``.
     static let migrations: [String] = [
         """
         CREATE TABLE jobs (
@@ -101,6 +102,17 @@ enum SQLiteSchema {
         ALTER TABLE chunks ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE chunks ADD COLUMN failure TEXT;
         ALTER TABLE chunks ADD COLUMN failed_by TEXT;
+        """,
+        """
+        CREATE TABLE workers (
+            name TEXT PRIMARY KEY,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            gpu INTEGER NOT NULL,
+            slots INTEGER NOT NULL,
+            lease_s REAL NOT NULL,
+            heartbeat_at REAL NOT NULL
+        );
         """,
     ]
 

@@ -10,10 +10,10 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 6)
+            #expect(SQLiteSchema.latest == 7)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 6)
+                #expect(try store.schemaVersion == 7)
             }
         }
     }
