@@ -77,20 +77,29 @@ final class Heartbeat: Sendable {
         return ending
     }
 
+    /// The job was asked to stop (a renewal said so, or the cancel was announced): the chunk stops
+    /// at its next stop check, and ``end()`` says `.cancelRequested` unless the lease was lost.
+    func cancelRequested() {
+        let expire = state.withLock { state -> Bool in
+            guard !state.chunkEnded, state.ending == .held else { return false }
+            state.ending = .cancelRequested
+            return true
+        }
+        if expire { task.expire() }
+    }
+
     /// Renews every third of the lease until the chunk ends or the lease is lost.
     private func renew() {
         let clock = ContinuousClock()
         while !waitForEnd(until: clock.now + lease.duration / 3) {
             let asked = clock.now
             let renewal = try? store.renew(lease)
-            let expire = state.withLock { state -> Bool in
+            let lost = state.withLock { state -> Bool in
                 guard !state.chunkEnded, state.ending != .lost else { return false }
                 switch renewal {
-                case .renewed(let cancelRequested):
+                case .renewed:
                     state.fenceAt = asked + lease.duration - Self.margin(of: lease.duration)
-                    guard cancelRequested, state.ending == .held else { return false }
-                    state.ending = .cancelRequested
-                    return true
+                    return false
                 case .lost:
                     state.ending = .lost
                     return true
@@ -98,7 +107,8 @@ final class Heartbeat: Sendable {
                     return false // the fence stops the chunk if no renewal comes in time
                 }
             }
-            if expire { task.expire() }
+            if lost { task.expire() }
+            if case .renewed(cancelRequested: true) = renewal { cancelRequested() }
             if state.withLock({ $0.ending == .lost }) { return }
         }
     }

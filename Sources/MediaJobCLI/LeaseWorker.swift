@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JobEngine
+import PostgresJobStore
 import Synchronization
 import TaskContract
 
@@ -10,7 +11,9 @@ import TaskContract
 /// third of its length, and commit under the lease's epoch (DESIGN.md §10).
 ///
 /// A chunk whose lease could not be renewed before it ran out (the database was unreachable, or
-/// another worker took the chunk over) is stopped and never committed: the worker fences itself.
+/// another worker took the chunk over) is stopped and never committed: the worker fences itself
+/// (``Heartbeat``). A cancel announced through the store stops the chunks of that job at their next
+/// stop check (``cancels``); renewals report it too.
 /// A stop (SIGINT/SIGTERM) ends claiming and lets the chunks in flight reach their boundary; a
 /// second one gives their leases back at once and ends the process.
 final class LeaseWorker: Sendable {
@@ -27,11 +30,19 @@ final class LeaseWorker: Sendable {
     /// How long an idle slot waits before it looks for a free chunk again.
     let idleWait = Duration.milliseconds(200)
 
+    /// Hears the cancels announced through the store (PostgreSQL's `LISTEN`), so that a chunk of a
+    /// cancelled job stops at its next stop check rather than at its next renewal; `nil` where the
+    /// store announces nothing (SQLite) or no listening connection could be made.
+    let cancels: CancelListener?
+    /// How long the listener waits for an announcement before it looks whether the work ended.
+    static let listenInterval = Duration.seconds(1)
+
     private let stopping = Atomic(false)
-    private let inFlight = Mutex<[Int: (lease: ChunkLease, task: ContinuedTask)]>([:])
+    private let workEnded = Atomic(false)
+    private let inFlight = Mutex<[Int: (lease: ChunkLease, task: ContinuedTask, heartbeat: Heartbeat)]>([:])
 
     init(scheduler: JobScheduler, store: any LeasingJobStore, slots: Int, lease: Duration, hasGPU: Bool, job: JobID? = nil,
-         console: Console) {
+         cancels: CancelListener? = nil, console: Console) {
         self.scheduler = scheduler
         self.store = store
         self.name = "\(ProcessInfo.processInfo.hostName):\(getpid())"
@@ -39,6 +50,7 @@ final class LeaseWorker: Sendable {
         self.lease = lease
         self.hasGPU = hasGPU
         self.job = job
+        self.cancels = cancels
         self.console = console
     }
 
@@ -81,8 +93,24 @@ final class LeaseWorker: Sendable {
     /// Runs the slots until ``stop()`` (and, for one job only, until that job is no longer queued
     /// or running); returns once every slot reached its boundary.
     func work() async {
+        if let cancels { Thread.detachNewThread { [self] in hearCancels(on: cancels) } }
         await withTaskGroup(of: Void.self) { group in
             for slot in 0..<slots { group.addTask { await self.work(slot: slot) } }
+        }
+        workEnded.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Stops the chunks in flight of every job whose cancel is announced, until the work ended. A
+    /// cancel announced while the listener was reconnecting is still seen, at the next renewal.
+    private func hearCancels(on listener: CancelListener) {
+        while !workEnded.load(ordering: .sequentiallyConsistent) {
+            do {
+                let jobs = try listener.cancels(until: .now + Self.listenInterval)
+                let stopping = inFlight.withLock { $0.values.filter { jobs.contains($0.lease.jobID) }.map(\.heartbeat) }
+                for heartbeat in stopping { heartbeat.cancelRequested() }
+            } catch {
+                Thread.sleep(forTimeInterval: Self.listenInterval / .seconds(1)) // the server is away; renewals go on
+            }
         }
     }
 
@@ -141,19 +169,16 @@ final class LeaseWorker: Sendable {
     /// - Parameter claimedAt: when the claim was asked for: the lease began no sooner.
     private func run(_ claimed: ChunkLease, claimedAt: ContinuousClock.Instant, slot: Int) async {
         guard let job = try? store.job(claimed.jobID) else { return giveBack(claimed) }
-        // A cancel asked for since the job's last chunk: renewals would see it only after a third
-        // of the lease, when chunks shorter than that have long been committed, one after another.
-        if (try? store.isCancelRequested(job.id)) == true {
-            giveBack(claimed)
-            return pause(job)
-        }
         if claimed.chunkIndex == ChunkLease.packageIndex, let bad = try? failedItems(of: job), !bad.isEmpty {
             return endWithBadItems(job, bad, package: claimed)
         }
         let task = ContinuedTask(request: job.request, progress: job.progress)
-        inFlight.withLock { $0[slot] = (claimed, task) }
-        defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }
         let heartbeat = Heartbeat(store: store, lease: claimed, task: task, claimedAt: claimedAt)
+        inFlight.withLock { $0[slot] = (claimed, task, heartbeat) }
+        defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }
+        // A cancel asked for since the job's last chunk, announced before this one was in flight:
+        // the chunk stops at once, is given back, and the job is paused.
+        if (try? store.isCancelRequested(job.id)) == true { heartbeat.cancelRequested() }
         let result: Result<Checkpoint, any Error>
         do {
             result = .success(claimed.chunkIndex == ChunkLease.packageIndex

@@ -27,7 +27,8 @@ struct LeasedJobSession {
         let requiresGPU = handle.record.request.requiredResources.contains(.gpu)
         let worker = LeaseWorker(scheduler: scheduler, store: store, slots: scheduler.leasedSlots(for: handle.record),
                                  lease: lease, hasGPU: requiresGPU && GPUSelection.current().renderer != nil,
-                                 job: handle.id, console: context.console)
+                                 job: handle.id, cancels: (try? context.storeLocation())?.cancelListener(),
+                                 console: context.console)
         session.announce(handle, verb: "Starting")
         let reporter = session.progressReporter(for: handle)
         handle.task.expirationHandler = { worker.stopChunksInFlight() }

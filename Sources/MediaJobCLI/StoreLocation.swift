@@ -41,6 +41,14 @@ enum StoreLocation: Equatable {
         return connectionString.split(separator: " ").filter { !$0.hasPrefix("password=") }.joined(separator: " ")
     }
 
+    /// A listener for the cancels announced through this store, on a connection of its own; `nil`
+    /// for SQLite, which announces nothing, or when no connection could be made now (renewals
+    /// still report a cancel, within a third of the lease).
+    func cancelListener() -> CancelListener? {
+        guard case .postgres(let connectionString) = self else { return nil }
+        return try? CancelListener(connectionString)
+    }
+
     /// Opens the store, creating or migrating its schema.
     /// - Throws: what the store's opening throws (a PostgreSQL error names the server, never the password).
     func open() throws -> any JobStore {

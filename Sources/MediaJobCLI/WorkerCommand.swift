@@ -54,7 +54,7 @@ enum WorkerCommand: Command {
         let scheduler = try context.openScheduler()
         guard let store = scheduler.store as? any LeasingJobStore else { return ExitCode.failed }
         await LeaseWorker(scheduler: scheduler, store: store, slots: slots, lease: lease, hasGPU: hasGPU,
-                          console: context.console).run()
+                          cancels: try context.storeLocation().cancelListener(), console: context.console).run()
         return ExitCode.completed
     }
 }

@@ -94,6 +94,30 @@ import Testing
         }
     }
 
+    /// A cancel from another process reaches a worker in the middle of a long chunk through the
+    /// announcement it listens for (`LISTEN`): the chunk is given back and the job paused long before
+    /// the worker's first renewal, which its 10-minute lease puts 200 s after its claim, could have
+    /// reported the cancel.
+    @Test func aCancelReachesAWorkerMidChunkThroughItsAnnouncementNotItsRenewal() async throws {
+        try await withDetachedSelfTest(units: 2, unitMilliseconds: 600_000) { schema, fixture, id in
+            let store = schema.storeURL
+            let reader = try PostgresJobStore(store)
+            let worker = try CLIProcess(["worker", "--store", store, "--slots", "1", "--lease", "600", "--state-dir",
+                                         fixture.folder.path("worker")])
+            try await waitUntil("the worker claims chunk 0 of job \(id.short)", limit: .seconds(120)) {
+                try reader.journal(of: id).contains { $0.event == .claimed }
+            }
+            let cancelled = try fixture.run("cancel", [id.rawValue, "--no-wait", "--store", store])
+            #expect(cancelled.status == 0, "\(cancelled.stderr)")
+            try await waitUntil("job \(id.short) is paused, with no renewal of the chunk's lease yet", limit: .seconds(120)) {
+                try reader.job(id)?.state == .paused
+            }
+            #expect(try reader.journal(of: id).filter { $0.event == .released }.map { $0.detail["chunk"] } == ["0"])
+            #expect(try reader.chunks(of: id).allSatisfy { !$0.isDone })
+            stopWorkers([worker])
+        }
+    }
+
     /// A worker held at its first chunk and then stopped with SIGSTOP past its 1 s lease while a
     /// second worker takes the chunk over and completes the job; after SIGCONT the stale worker's
     /// work never counts: the job stays completed, every chunk committed once, from the epoch that
