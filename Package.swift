@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (arrows point down): mediajob → MediaJobCLI → MediaJobs → JobEngine → TaskContract.
+// Layers (arrows point down): mediajob-media → MediaCommands → MediaJobCLI, MediaJobs → JobEngine → TaskContract;
+// mediajob → MediaJobCLI, which links no media library and hands the media commands to mediajob-media.
 // Stores plug into the engine through its `JobStore` protocol; C libraries come in through
 // system-library targets named `C<Lib>` and reach Swift only through their bridge module.
 
@@ -16,7 +17,7 @@ let unitTests: [Target] = [
     .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit", "MediaTestKit"]),
     .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
     .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
-    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI"]),
+    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI", "MediaCommands"]),
 ]
 
 /// Integration tests: they run the built `mediajob` (as root and as nobody, under strace, on a small
@@ -35,7 +36,7 @@ let integrationTests: [Target] = [
     .testTarget(
         name: "MediaJobCLITests",
         dependencies: [
-            "MediaJobCLI", "SQLiteJobStore", "PostgresJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive",
+            "MediaJobCLI", "MediaCommands", "SQLiteJobStore", "PostgresJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive",
             "PostgresTestKit", "JobStoreConformance",
         ]
     ),
@@ -45,6 +46,7 @@ let package = Package(
     name: "mediajob",
     products: [
         .executable(name: "mediajob", targets: ["mediajob"]),
+        .executable(name: "mediajob-media", targets: ["mediajob-media"]),
         .library(name: "TaskContract", targets: ["TaskContract"]),
         .library(name: "JobEngine", targets: ["JobEngine"]),
         .library(name: "SQLiteJobStore", targets: ["SQLiteJobStore"]),
@@ -89,10 +91,17 @@ let package = Package(
         .target(name: "GPURender", dependencies: ["Vulkan", "CShaders"]),
 
         .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive", "GPURender", "Vulkan"]),
+        // The command line without the media libraries: parsing, help, the commands on stored jobs,
+        // and the words of the media commands, whose work it hands to mediajob-media (issue 15:
+        // loading libvips' and FFmpeg's ~190 libraries took ~0.13 s of CPU before main).
+        .target(name: "MediaJobCLI", dependencies: ["JobEngine", "SQLiteJobStore", "PostgresJobStore", "TaskContract", "GPURender"]),
+        // The media commands' work: submitting, running and working on media jobs, probing the GPU.
         .target(
-            name: "MediaJobCLI", dependencies: ["MediaJobs", "SQLiteJobStore", "PostgresJobStore", "Vips", "FFmpeg", "GPURender"]
+            name: "MediaCommands",
+            dependencies: ["MediaJobCLI", "MediaJobs", "SQLiteJobStore", "PostgresJobStore", "Vips", "FFmpeg", "GPURender"]
         ),
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI", "JobEngine"]),
+        .executableTarget(name: "mediajob-media", dependencies: ["MediaCommands", "MediaJobCLI", "JobEngine"]),
         // The GPU check for a machine with a GPU (Scripts/gpu-check, DEVELOPERS.md): GPURender and
         // Vulkan only, so that it runs where libvips and FFmpeg are not installed; and the program
         // that prepares its references and CPU figures here.

@@ -1,35 +1,35 @@
 /// One option a command accepts.
-struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// The long name without dashes, for example `state-dir`.
-    var name: String
+    package var name: String
     /// A one-letter alias, if any.
-    var short: Character?
+    package var short: Character?
     /// The value's placeholder in help (`DIR`), or `nil` for a flag.
-    var value: String?
+    package var value: String?
     /// One line of help.
-    var help: String
+    package var help: String
 
-    static func flag(_ name: String, short: Character? = nil, _ help: String) -> OptionSpec {
+    package static func flag(_ name: String, short: Character? = nil, _ help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, value: nil, help: help)
     }
 
-    static func option(_ name: String, _ value: String, _ help: String) -> OptionSpec {
+    package static func option(_ name: String, _ value: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, short: nil, value: value, help: help)
     }
 }
 
 /// A command line split into options and positional arguments.
-struct ParsedArguments: Sendable {
-    var command: String
-    var positionals: [String] = []
+package struct ParsedArguments: Sendable {
+    package var command: String
+    package var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
 
-    init(command: String) { self.command = command }
+    package init(command: String) { self.command = command }
 
     /// Parses `arguments` against `specs`. Accepts `--name value`, `--name=value`, `-x`, and `--`
     /// before positional arguments that start with a dash.
-    init(command: String, arguments: [String], specs: [OptionSpec]) throws(UsageError) {
+    package init(command: String, arguments: [String], specs: [OptionSpec]) throws(UsageError) {
         self.command = command
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -67,13 +67,13 @@ struct ParsedArguments: Sendable {
     }
 
     /// Whether the flag was given.
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    package func has(_ name: String) -> Bool { flags.contains(name) }
 
     /// The option's last value, if given.
-    func value(_ name: String) -> String? { values[name]?.last }
+    package func value(_ name: String) -> String? { values[name]?.last }
 
     /// The option's value as a whole number within `range`, if given.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    package func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError("--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'",
@@ -83,7 +83,7 @@ struct ParsedArguments: Sendable {
     }
 
     /// The option's value as one of `choices`, if given.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, as _: T.Type) throws(UsageError) -> T? where T.RawValue == String {
+    package func choice<T: RawRepresentable & CaseIterable>(_ name: String, as _: T.Type) throws(UsageError) -> T? where T.RawValue == String {
         guard let text = value(name) else { return nil }
         guard let choice = T(rawValue: text) else {
             let names = T.allCases.map(\.rawValue).joined(separator: ", ")
@@ -93,7 +93,7 @@ struct ParsedArguments: Sendable {
     }
 
     /// Exactly one positional argument, named `placeholder` in the error.
-    func single(_ placeholder: String) throws(UsageError) -> String {
+    package func single(_ placeholder: String) throws(UsageError) -> String {
         guard positionals.count == 1 else {
             throw UsageError(positionals.isEmpty ? "missing \(placeholder)" : "expected one \(placeholder), got \(positionals.count)",
                              command: command)
@@ -102,7 +102,7 @@ struct ParsedArguments: Sendable {
     }
 
     /// No positional arguments.
-    func none() throws(UsageError) {
+    package func none() throws(UsageError) {
         guard positionals.isEmpty else { throw UsageError("unexpected argument '\(positionals[0])'", command: command) }
     }
 }

@@ -1,11 +1,11 @@
 import JobEngine
 
 /// `mediajob cancel JOB`: asks the process running a job to pause it at the next chunk boundary.
-enum CancelCommand: Command {
-    static let name = "cancel"
-    static let synopsis = "JOB [--no-wait] [--state-dir DIR] [--store URL]"
-    static let summary = "Ask a running or queued job, in any process, to pause at its next chunk boundary"
-    static let discussion = """
+package enum CancelCommand: Command {
+    package static let name = "cancel"
+    package static let synopsis = "JOB [--no-wait] [--state-dir DIR] [--store URL]"
+    package static let summary = "Ask a running or queued job, in any process, to pause at its next chunk boundary"
+    package static let discussion = """
         The request goes through the job store, so it reaches the job wherever it runs on this
         machine. The job finishes or abandons the chunk in hand, keeps its last checkpoint, and
         ends paused; resume it later with `mediajob resume JOB`. Waits up to 10 seconds for the
@@ -16,15 +16,15 @@ enum CancelCommand: Command {
         Example:
           mediajob cancel 1a2b3c4d
         """
-    static let options: [OptionSpec] = [
+    package static let options: [OptionSpec] = [
         .flag("no-wait", "return as soon as the request is recorded"), CommonOptions.stateDir, CommonOptions.store, CommonOptions.json,
     ]
 
     /// How long the command waits for the job to stop: the request is recorded before, and the
     /// chunk in hand may take longer (or be held by a debugger), so it never waits for the chunk.
-    static let stopWait = Duration.seconds(10)
+    package static let stopWait = Duration.seconds(10)
 
-    static func run(_ context: CommandContext) async throws -> Int32 {
+    package static func run(_ context: CommandContext) async throws -> Int32 {
         let scheduler = try context.openScheduler()
         let job = try context.namedJob(in: scheduler)
         try scheduler.cancel(job.id)

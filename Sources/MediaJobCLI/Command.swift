@@ -1,5 +1,5 @@
 /// One `mediajob` command: its words for `help`, its options, and what it does.
-protocol Command {
+package protocol Command {
     /// The word that picks the command.
     static var name: String { get }
     /// The arguments after the name, as shown in usage lines.
@@ -17,17 +17,36 @@ protocol Command {
 }
 
 extension Command {
-    static var runsJobs: Bool { false }
+    package static var runsJobs: Bool { false }
+}
+
+/// A command whose work needs the media libraries (libvips, FFmpeg, Vulkan). Its words are here,
+/// for `help`; its work is in the MediaCommands module, linked only into `mediajob-media`, to
+/// which `mediajob` hands the command (``MediaProgram``) so that the commands that need no media
+/// start without loading those libraries.
+package protocol MediaCommand: Command {}
+
+extension MediaCommand {
+    package static func run(_ context: CommandContext) async throws -> Int32 {
+        guard let media = context.mediaWork else { return try MediaProgram.takeOver(arguments: context.commandLine) }
+        return try await media.run(self, context)
+    }
+}
+
+/// The media commands' work, which `mediajob-media` gives ``MediaJobCLI/main(_:environment:media:)``.
+package protocol MediaWork: Sendable {
+    /// Runs `command` with the media libraries; returns the exit code.
+    func run(_ command: any MediaCommand.Type, _ context: CommandContext) async throws -> Int32
 }
 
 /// Every command, in the order `help` lists them.
-enum Commands {
-    static var all: [any Command.Type] {[
+package enum Commands {
+    package static var all: [any Command.Type] {[
         InitCommand.self, ExportCommand.self, ThumbnailCommand.self, CompressCommand.self, SelfTestCommand.self, WorkerCommand.self, JobsCommand.self, StatusCommand.self, CancelCommand.self, ResumeCommand.self,
         RestartCommand.self, DiscardCommand.self, ProbeCommand.self, PruneCommand.self, CompletionCommand.self, HelpCommand.self,
     ]}
 
-    static func named(_ name: String) -> (any Command.Type)? {
+    package static func named(_ name: String) -> (any Command.Type)? {
         all.first { $0.name == name }
     }
 }

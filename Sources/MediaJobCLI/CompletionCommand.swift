@@ -1,9 +1,9 @@
 /// `mediajob completion bash|zsh|fish`: prints a shell completion script.
-enum CompletionCommand: Command {
-    static let name = "completion"
-    static let synopsis = "bash|zsh|fish"
-    static let summary = "Print a shell completion script (commands, options, job ids)"
-    static let discussion = """
+package enum CompletionCommand: Command {
+    package static let name = "completion"
+    package static let synopsis = "bash|zsh|fish"
+    package static let summary = "Print a shell completion script (commands, options, job ids)"
+    package static let discussion = """
         Prints a script that completes mediajob's commands, each command's options, and job ids
         (from `mediajob jobs --all`) where a command takes JOB; paths elsewhere. Install it where
         your shell looks, for example:
@@ -12,9 +12,9 @@ enum CompletionCommand: Command {
           mediajob completion zsh > "${fpath[1]}/_mediajob"
           mediajob completion fish > ~/.config/fish/completions/mediajob.fish
         """
-    static let options: [OptionSpec] = []
+    package static let options: [OptionSpec] = []
 
-    static func run(_ context: CommandContext) async throws -> Int32 {
+    package static func run(_ context: CommandContext) async throws -> Int32 {
         let shell = try context.arguments.single("bash|zsh|fish")
         switch shell {
         case "bash": context.console.out(CompletionScript.bash)

@@ -1,7 +1,7 @@
 /// Shell completion scripts made from the commands' own option lists, so that they never drift.
-enum CompletionScript {
+package enum CompletionScript {
     /// The commands whose argument is a job (`JOB` or `[JOB]` in their usage).
-    static var jobCommands: [String] {
+    package static var jobCommands: [String] {
         Commands.all.filter { $0.synopsis.hasPrefix("JOB") || $0.synopsis.hasPrefix("[JOB]") }.map { $0.name }
     }
 
@@ -13,7 +13,7 @@ enum CompletionScript {
     private static let jobIDs = "mediajob jobs --all 2>/dev/null | tail -n +2 | cut -d' ' -f1"
 
     /// For bash: `complete -F _mediajob mediajob`.
-    static var bash: String {
+    package static var bash: String {
         let names = Commands.all.map { $0.name }.joined(separator: " ")
         let cases = Commands.all.map { "        \($0.name)) options=\"\(options(of: $0).joined(separator: " "))\" ;;" }
         return """
@@ -44,7 +44,7 @@ enum CompletionScript {
     }
 
     /// For zsh: the bash script through zsh's `bashcompinit`.
-    static var zsh: String {
+    package static var zsh: String {
         """
         #compdef mediajob
         # mediajob completion for zsh, through bashcompinit
@@ -54,7 +54,7 @@ enum CompletionScript {
     }
 
     /// For fish: one `complete` line per command and option.
-    static var fish: String {
+    package static var fish: String {
         var lines = [
             "# mediajob completion for fish: mediajob completion fish > ~/.config/fish/completions/mediajob.fish",
             "complete -c mediajob -f",

@@ -1,20 +1,20 @@
 import JobEngine
 
 /// `mediajob discard JOB`: throws away a job's partial work.
-enum DiscardCommand: Command {
-    static let name = "discard"
-    static let synopsis = "JOB [--state-dir DIR] [--store URL]"
-    static let summary = "Throw away a stopped job and its partial work"
-    static let discussion = """
+package enum DiscardCommand: Command {
+    package static let name = "discard"
+    package static let synopsis = "JOB [--state-dir DIR] [--store URL]"
+    package static let summary = "Throw away a stopped job and its partial work"
+    package static let discussion = """
         Removes the job's workspace and marks it discarded. Anything the job already published
         at its destination stays. A running job must be cancelled first.
 
         Example:
           mediajob discard 1a2b3c4d
         """
-    static let options = CommonOptions.jobStore + [CommonOptions.json]
+    package static let options = CommonOptions.jobStore + [CommonOptions.json]
 
-    static func run(_ context: CommandContext) async throws -> Int32 {
+    package static func run(_ context: CommandContext) async throws -> Int32 {
         let scheduler = try context.openScheduler()
         let job = try context.namedJob(in: scheduler)
         try scheduler.discard(job.id)

@@ -1,13 +1,12 @@
 import JobEngine
-import MediaJobs
 import TaskContract
 
 /// Turns the engine's reasons into sentences that say what to do with this program's commands
 /// and options; the engine itself never names them.
-enum ErrorAdvice {
+package enum ErrorAdvice {
     /// The error's message with the next step a person at the terminal can take.
     /// - Parameter stateDirArgument: the `--state-dir …` words to repeat in a suggested command.
-    static func sentence(for error: any Error, stateDirArgument: String = "") -> String {
+    package static func sentence(for error: any Error, stateDirArgument: String = "") -> String {
         if let error = error as? UnusableInputs { return leavingOut(error.message) }
         guard let error = error as? SchedulerError else { return error.personMessage }
         switch error {
@@ -26,7 +25,7 @@ enum ErrorAdvice {
     }
 
     /// A rejection's message with the option that avoids it.
-    static func sentence(for rejection: Rejection) -> String {
+    package static func sentence(for rejection: Rejection) -> String {
         switch rejection {
         case .destinationExists: "\(rejection.message); choose another output or pass --overwrite"
         case .noCapacity: "\(rejection.message); try again later or use --strategy queue"

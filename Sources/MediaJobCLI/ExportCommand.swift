@@ -1,15 +1,12 @@
 import Foundation
-import JobEngine
-import MediaJobs
-import TaskContract
 
 /// `mediajob export <project>`: renders, encodes and packages a project.
-enum ExportCommand: Command {
-    static let name = "export"
-    static let runsJobs = true
-    static let synopsis = "<project> [--output PATH] [--overwrite] [--skip-bad] [--gpu auto|on|off] [options]"
-    static let summary = "Export a project's photos and videos, with their edits, into a zip archive or folder"
-    static let discussion = """
+package enum ExportCommand: MediaCommand {
+    package static let name = "export"
+    package static let runsJobs = true
+    package static let synopsis = "<project> [--output PATH] [--overwrite] [--skip-bad] [--gpu auto|on|off] [options]"
+    package static let summary = "Export a project's photos and videos, with their edits, into a zip archive or folder"
+    package static let discussion = """
         Reads <project>/project.json (format in the README; <project> may also name the
         manifest file itself), renders each asset with its edits,
         encodes it, and packages everything with a manifest.json of sizes and SHA-256 digests.
@@ -35,25 +32,10 @@ enum ExportCommand: Command {
           mediajob export Media/sample
           mediajob export ~/Projects/holiday --output ~/holiday.zip --json
         """
-    static let options: [OptionSpec] = [
+    package static let options: [OptionSpec] = [
         .option("output", "PATH", "where the package goes (default: <package name>.zip in the current folder)"),
         .flag("overwrite", "replace an existing package at the destination"),
         CommonOptions.skipBad, CommonOptions.maxPixels,
         CommonOptions.gpu, CommonOptions.verbose, CommonOptions.keepProfile, CommonOptions.keepMetadata,
     ] + CommonOptions.submitting
-
-    static func run(_ context: CommandContext) async throws -> Int32 {
-        let arguments = context.arguments
-        let (folder, file) = ProjectLoader.locate(URL(fileURLWithPath: try arguments.single("<project>")).standardizedFileURL)
-        let source = ManifestSource(file: file.path, keepProfile: arguments.has("keep-profile"),
-                                    keepMetadata: arguments.has("keep-metadata"))
-        let manifest = try source.load()
-        let packageName = manifest.export.package.name ?? manifest.name
-        let defaultOutput = packageName + (manifest.export.package.format == "zip" && !packageName.hasSuffix(".zip") ? ".zip" : "")
-        let output = URL(fileURLWithPath: arguments.value("output") ?? defaultOutput).standardizedFileURL
-        let spec = ExportJob.Spec(project: folder.path, manifest: manifest,
-                                  settings: try context.batchSettings(output: output.path), source: source)
-        return try await JobSession(context: context, scheduler: try context.openScheduler())
-            .submit(spec, kind: name, title: spec.title, gpu: spec.settings.gpu)
-    }
 }

@@ -1,15 +1,15 @@
 /// `mediajob help [COMMAND]`.
-enum HelpCommand: Command {
-    static let name = "help"
-    static let synopsis = "[COMMAND]"
-    static let summary = "Show help for mediajob or one of its commands"
-    static let discussion = """
+package enum HelpCommand: Command {
+    package static let name = "help"
+    package static let synopsis = "[COMMAND]"
+    package static let summary = "Show help for mediajob or one of its commands"
+    package static let discussion = """
         Without a command, lists every command. With one, shows its options and examples.
         Every command also takes -h or --help.
         """
-    static let options: [OptionSpec] = []
+    package static let options: [OptionSpec] = []
 
-    static func run(_ context: CommandContext) async throws -> Int32 {
+    package static func run(_ context: CommandContext) async throws -> Int32 {
         guard let name = context.arguments.positionals.first else {
             context.console.out(HelpText.overview)
             return ExitCode.completed

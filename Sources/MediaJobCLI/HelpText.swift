@@ -1,9 +1,9 @@
 /// The words of `mediajob help` and `--help`.
-enum HelpText {
-    static let version = "mediajob 0.1.0"
+package enum HelpText {
+    package static let version = "mediajob 0.1.0"
 
     /// The overview: what the program does and its commands.
-    static var overview: String {
+    package static var overview: String {
         let width = Commands.all.map { $0.name.count }.max() ?? 0
         let lines = Commands.all.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
         return """
@@ -24,7 +24,7 @@ enum HelpText {
     }
 
     /// The full help of one command.
-    static func help(for command: any Command.Type) -> String {
+    package static func help(for command: any Command.Type) -> String {
         let options = command.options + [CommonOptions.help]
         let labels = options.map { option in
             (option.short.map { "-\($0), " } ?? "    ") + "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
@@ -44,7 +44,7 @@ enum HelpText {
     }
 
     /// The usage line of one command.
-    static func usage(for command: any Command.Type) -> String {
+    package static func usage(for command: any Command.Type) -> String {
         "mediajob \(command.name)\(command.synopsis.isEmpty ? "" : " " + command.synopsis)"
     }
 }

@@ -3,10 +3,10 @@ import JobEngine
 import TaskContract
 
 /// How jobs are shown: JSON objects for `--json`, and lines for people.
-enum JobDescription {
+package enum JobDescription {
     /// The `status --json` object of a job; `renderedBy`, when given, says how many done chunks
     /// each path (`cpu`, `gpu`) rendered (``JobStore/executorCounts(of:)``), as `rendered_by`.
-    static func json(_ job: JobRecord, renderedBy: [String: Int] = [:]) -> [String: Any] {
+    package static func json(_ job: JobRecord, renderedBy: [String: Int] = [:]) -> [String: Any] {
         var object: [String: Any] = [
             "job_id": job.id.rawValue, "identifier": job.request.identifier.rawValue, "kind": job.kind,
             "state": job.state.rawValue, "fraction": (job.progress.fraction * 10_000).rounded() / 10_000,
@@ -25,13 +25,13 @@ enum JobDescription {
 
     /// The `status --json` object of a bad item: `item`, `reason`, `outcome` (`skipped` or
     /// `failed`) and `chunk` (its index, or null for the package stage).
-    static func json(_ bad: BadItem) -> [String: Any] {
+    package static func json(_ bad: BadItem) -> [String: Any] {
         ["item": bad.item, "reason": bad.reason, "outcome": bad.outcome.rawValue, "chunk": bad.chunkIndex ?? NSNull()]
     }
 
     /// A few lines about one job for `status`: one for each bad item, naming it and why.
     /// `autoPaths`, when given, says where `--gpu auto` renders each operation and why.
-    static func detail(_ job: JobRecord, renderedBy rendered: [String: Int] = [:], badItems: [BadItem] = [],
+    package static func detail(_ job: JobRecord, renderedBy rendered: [String: Int] = [:], badItems: [BadItem] = [],
                        autoPaths: String? = nil,
                        stateDirArgument: String) -> String {
         var lines = [
@@ -55,14 +55,14 @@ enum JobDescription {
     }
 
     /// One row of the `jobs` table; the destination shortened, `~` for `home`.
-    static func row(_ job: JobRecord, home: String) -> [String] {
+    package static func row(_ job: JobRecord, home: String) -> [String] {
         [job.id.short, job.kind, job.state.rawValue, percent(job.progress.fraction), shortened(job.destination, home: home),
          job.request.title]
     }
 
     /// A path for a table: `~` for the home folder, and at most `limit` characters, keeping its
     /// end (where the file's name is) after `…`.
-    static func shortened(_ path: String, home: String, limit: Int = 40) -> String {
+    package static func shortened(_ path: String, home: String, limit: Int = 40) -> String {
         guard !path.isEmpty else { return "—" }
         var text = path
         if !home.isEmpty, home != "/", text == home || text.hasPrefix(home + "/") { text = "~" + text.dropFirst(home.count) }
@@ -70,7 +70,7 @@ enum JobDescription {
     }
 
     /// What the person can do next with a job in its state.
-    static func nextStep(_ job: JobRecord, stateDirArgument: String) -> String? {
+    package static func nextStep(_ job: JobRecord, stateDirArgument: String) -> String? {
         let id = job.id.short
         switch job.state {
         case .paused, .interrupted, .failed:
@@ -82,16 +82,16 @@ enum JobDescription {
         }
     }
 
-    static func percent(_ fraction: Double) -> String {
+    package static func percent(_ fraction: Double) -> String {
         "\(Int((fraction * 100).rounded(.down)))%"
     }
 
-    static func iso(_ date: Date) -> String {
+    package static func iso(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
 
     /// Lays out rows in columns under `header`.
-    static func table(_ header: [String], _ rows: [[String]]) -> String {
+    package static func table(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

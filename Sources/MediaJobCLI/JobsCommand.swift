@@ -1,11 +1,11 @@
 import Foundation
 
 /// `mediajob jobs`: lists the jobs in the store.
-enum JobsCommand: Command {
-    static let name = "jobs"
-    static let synopsis = "[--all] [--json] [--state-dir DIR] [--store URL]"
-    static let summary = "List jobs with their state, progress and destination"
-    static let discussion = """
+package enum JobsCommand: Command {
+    package static let name = "jobs"
+    package static let synopsis = "[--all] [--json] [--state-dir DIR] [--store URL]"
+    package static let summary = "List jobs with their state, progress and destination"
+    package static let discussion = """
         Lists the jobs in the store (the state folder's, or --store's), oldest first, with where
         each one's result goes. A job whose process vanished shows as interrupted: nothing
         resumes by itself; resume, restart or discard it. Discarded jobs, and submissions refused
@@ -13,10 +13,10 @@ enum JobsCommand: Command {
         journal but listed only with --all. With --json, prints an array of the objects
         `status --json` prints.
         """
-    static let options = [OptionSpec.flag("all", "list discarded jobs and refused submissions too")]
+    package static let options = [OptionSpec.flag("all", "list discarded jobs and refused submissions too")]
         + CommonOptions.jobStore + [CommonOptions.json]
 
-    static func run(_ context: CommandContext) async throws -> Int32 {
+    package static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
         let all = context.arguments.has("all")
         let kept = try context.openScheduler().jobs()

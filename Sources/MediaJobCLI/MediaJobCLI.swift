@@ -1,5 +1,4 @@
 import JobEngine
-import MediaJobs
 import TaskContract
 
 /// The `mediajob` program: picks the command, parses its options, runs it, and turns errors
@@ -7,9 +6,9 @@ import TaskContract
 public enum MediaJobCLI {
     /// Runs the program with `arguments` (without the program name) and returns the exit code.
     ///
-    /// Call it first thing: before the command's first thread starts, it sets what the media
-    /// libraries read from the process environment (``MediaEnvironment/startLibraries()``).
-    public static func main(_ arguments: [String], environment: [String: String]) async -> Int32 {
+    /// - Parameter media: the media commands' work, in `mediajob-media`; without it (in `mediajob`),
+    ///   a media command replaces this process with `mediajob-media` (``MediaProgram``).
+    package static func main(_ arguments: [String], environment: [String: String], media: (any MediaWork)? = nil) async -> Int32 {
         let console = Console()
         // Benchmark-only: measures what checkpoints cost by skipping every fsync. Never for real work.
         if environment["MEDIAJOB_BENCH_NO_FSYNC"] == "1" { DurableFiles.isSyncEnabled = false }
@@ -39,10 +38,9 @@ public enum MediaJobCLI {
                 console.out(HelpText.help(for: command))
                 return ExitCode.completed
             }
-            let context = CommandContext(arguments: parsed, environment: environment, console: console)
+            let context = CommandContext(arguments: parsed, environment: environment, console: console,
+                                         commandLine: arguments, mediaWork: media)
             stateDirArgument = context.stateDirectoryArgument
-            if command.runsJobs { try context.media.startLibraries() }
-            GPUProbeProcess.install(arguments: parsed, environment: environment)
             try OpenFileLimit.ensure()
             return try await command.run(context)
         } catch let error as UsageError {
@@ -56,7 +54,7 @@ public enum MediaJobCLI {
     }
 
     /// The exit code for an error that ended a command before or outside a job.
-    static func exitCode(for error: any Error) -> Int32 {
+    package static func exitCode(for error: any Error) -> Int32 {
         switch error {
         case SchedulerError.rejected(_, let rejection): ExitCode.of(.rejected(rejection.reason))
         case SchedulerError.noSuchJob, SchedulerError.ambiguousJob: ExitCode.usage

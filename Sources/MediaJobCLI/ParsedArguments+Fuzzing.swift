@@ -4,7 +4,7 @@ extension ParsedArguments {
 
     /// The options ``exercise(_:)`` parses against: every job-running command's, `--help`, a
     /// choice, and a flag with a one-letter alias.
-    static let fuzzedSpecs = CommonOptions.batch + [
+    package static let fuzzedSpecs = CommonOptions.batch + [
         CommonOptions.help,
         .option("gpu", "auto|on|off", "which renderer"),
         .flag("verbose", short: "v", "a flag with a one-letter alias"),
@@ -14,7 +14,7 @@ extension ParsedArguments {
     /// (`Fuzz/ArgumentsFuzzer`) and the replay of its corpus do. Any input must come out as values
     /// or ``UsageError``s — the typed throws make the second certain; a crash is the finding.
     /// - Returns: the messages of the usage errors met.
-    static func exercise(_ arguments: [String]) -> [String] {
+    package static func exercise(_ arguments: [String]) -> [String] {
         let parsed: ParsedArguments
         do {
             parsed = try ParsedArguments(command: "fuzz", arguments: arguments, specs: fuzzedSpecs)

@@ -2,11 +2,11 @@ import Foundation
 import JobEngine
 
 /// `mediajob prune [--older-than DURATION]`: forgets finished jobs.
-enum PruneCommand: Command {
-    static let name = "prune"
-    static let synopsis = "[--older-than DURATION] [--state-dir DIR] [--store URL]"
-    static let summary = "Remove the records of completed, discarded and refused jobs"
-    static let discussion = """
+package enum PruneCommand: Command {
+    package static let name = "prune"
+    package static let synopsis = "[--older-than DURATION] [--state-dir DIR] [--store URL]"
+    package static let summary = "Remove the records of completed, discarded and refused jobs"
+    package static let discussion = """
         Deletes the records (state, chunks, journal) of completed, discarded and rejected jobs,
         and any workspace they left, and says how many it removed. A job that can still resume
         (paused, interrupted, failed) or is queued or running is never touched. With
@@ -17,10 +17,10 @@ enum PruneCommand: Command {
           mediajob prune
           mediajob prune --older-than 30d
         """
-    static let options = [OptionSpec.option("older-than", "DURATION", "only jobs last changed longer ago than this (30d, 12h, 90m)")]
+    package static let options = [OptionSpec.option("older-than", "DURATION", "only jobs last changed longer ago than this (30d, 12h, 90m)")]
         + CommonOptions.jobStore
 
-    static func run(_ context: CommandContext) async throws -> Int32 {
+    package static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
         let age = try context.arguments.value("older-than").map(seconds) ?? 0
         let removed = try context.openScheduler().prune(changedBefore: Date().addingTimeInterval(-age))

@@ -1,12 +1,10 @@
-import JobEngine
-
 /// `mediajob resume JOB`: continues a paused, interrupted or failed job from its last checkpoint.
-enum ResumeCommand: Command {
-    static let name = "resume"
-    static let runsJobs = true
-    static let synopsis = "JOB [options]"
-    static let summary = "Continue a paused, interrupted or failed job from its last checkpoint"
-    static let discussion = """
+package enum ResumeCommand: MediaCommand {
+    package static let name = "resume"
+    package static let runsJobs = true
+    package static let synopsis = "JOB [options]"
+    package static let summary = "Continue a paused, interrupted or failed job from its last checkpoint"
+    package static let discussion = """
         Runs the job in the foreground from where it stopped: finished chunks are kept, at most
         the chunk that was in flight is redone, and the result is the same as an uninterrupted
         run's. JOB is the job's id or its first characters (at least four), as `mediajob jobs`
@@ -21,23 +19,16 @@ enum ResumeCommand: Command {
         Example:
           mediajob resume 1a2b3c4d
         """
-    static let options = CommonOptions.running
-
-    static func run(_ context: CommandContext) async throws -> Int32 {
-        let scheduler = try context.openScheduler()
-        let job = try context.namedJob(in: scheduler)
-        let handle = try JobReplanning.resume(job, context: context, scheduler: scheduler)
-        return await JobSession(context: context, scheduler: scheduler).run(handle, verb: "Resuming")
-    }
+    package static let options = CommonOptions.running
 }
 
 /// `mediajob restart JOB`: throws a job's partial work away and runs it again from nothing.
-enum RestartCommand: Command {
-    static let name = "restart"
-    static let runsJobs = true
-    static let synopsis = "JOB [options]"
-    static let summary = "Throw a job's partial work away and run it again from the start"
-    static let discussion = """
+package enum RestartCommand: MediaCommand {
+    package static let name = "restart"
+    package static let runsJobs = true
+    package static let synopsis = "JOB [options]"
+    package static let summary = "Throw a job's partial work away and run it again from the start"
+    package static let discussion = """
         Discards the job and its partial work and runs its work again from the start as a new
         job, planned from its inputs as they are now: an export reads its project.json again
         (with the options it was given: output, --skip-bad, --keep-profile, …), thumbnail and
@@ -47,13 +38,5 @@ enum RestartCommand: Command {
         Example:
           mediajob restart 1a2b3c4d
         """
-    static let options = CommonOptions.running
-
-    static func run(_ context: CommandContext) async throws -> Int32 {
-        let scheduler = try context.openScheduler()
-        let job = try context.namedJob(in: scheduler)
-        if let code = try await JobReplanning.restart(job, context: context, scheduler: scheduler) { return code }
-        let handle = try scheduler.restart(job.id, strategy: try context.strategy())
-        return await JobSession(context: context, scheduler: scheduler).run(handle, verb: "Restarting")
-    }
+    package static let options = CommonOptions.running
 }

@@ -1,14 +1,14 @@
 import Foundation
 import JobEngine
-import MediaJobs
+import GPURender
 import TaskContract
 
 /// `mediajob status [JOB]`: shows one job, or every job, once or while it runs.
-enum StatusCommand: Command {
-    static let name = "status"
-    static let synopsis = "[JOB] [--json] [--watch] [--journal] [--state-dir DIR] [--store URL]"
-    static let summary = "Show a job's state and progress, once or until it ends"
-    static let discussion = """
+package enum StatusCommand: Command {
+    package static let name = "status"
+    package static let synopsis = "[JOB] [--json] [--watch] [--journal] [--state-dir DIR] [--store URL]"
+    package static let summary = "Show a job's state and progress, once or until it ends"
+    package static let discussion = """
         Shows the job's state (queued, running, paused, interrupted, completed, failed, rejected,
         discarded), its committed progress, its destination, the items it skipped (--skip-bad) or
         failed on with the reason for each, and what to do next. Without JOB, lists every job as
@@ -22,13 +22,13 @@ enum StatusCommand: Command {
           mediajob status 1a2b3c4d --watch
           mediajob status 1a2b3c4d --json | jq .fraction
         """
-    static let options: [OptionSpec] = [
+    package static let options: [OptionSpec] = [
         .flag("watch", "follow the job until it is no longer queued or running"),
         .flag("journal", "print the job's lifecycle journal as JSON lines"),
         CommonOptions.stateDir, CommonOptions.store, CommonOptions.json,
     ]
 
-    static func run(_ context: CommandContext) async throws -> Int32 {
+    package static func run(_ context: CommandContext) async throws -> Int32 {
         guard !context.arguments.positionals.isEmpty else { return try await JobsCommand.run(context) }
         let scheduler = try context.openScheduler()
         var job = try context.namedJob(in: scheduler)
@@ -60,7 +60,7 @@ enum StatusCommand: Command {
         let renderedBy = (try? scheduler.store.executorCounts(of: job.id)) ?? [:]
         let badItems = (try? scheduler.store.badItems(of: job.id)) ?? []
         // Where --gpu auto renders, by the benchmark recorded here (status never probes the GPU).
-        let autoPaths = RenderBenchmarkRecord.load(from: context.stateDirectory).map(AutoRenderPaths.summary)
+        let autoPaths = RenderBenchmarkRecord.load(from: context.stateDirectory)?.summary
         if context.json {
             var object = JobDescription.json(job, renderedBy: renderedBy)
             object["bad_items"] = badItems.map(JobDescription.json)

@@ -5,7 +5,7 @@ import SQLiteJobStore
 
 /// Where jobs are kept: the embedded SQLite store in the state folder (the default), or a
 /// PostgreSQL database that many machines share.
-enum StoreLocation: Equatable {
+package enum StoreLocation: Equatable {
     /// The SQLite file at this path.
     case sqlite(path: String)
     /// The PostgreSQL database a libpq connection string names (it may hold a password: never print it).
@@ -17,7 +17,7 @@ enum StoreLocation: Equatable {
     /// selects PostgreSQL and is handed to libpq as it is, so `PGHOST`, `PGPASSFILE`, `~/.pgpass` and
     /// `sslmode` work as libpq documents.
     /// - Throws: ``UsageError`` for any other value, without repeating it (it may hold a password).
-    static func select(option: String?, environment: [String: String], stateDirectory: URL) throws -> StoreLocation {
+    package static func select(option: String?, environment: [String: String], stateDirectory: URL) throws -> StoreLocation {
         let (value, source) = option.map { ($0, "--store") } ?? (environment["MEDIAJOB_STORE"] ?? "", "MEDIAJOB_STORE")
         if value.isEmpty {
             guard option == nil else { throw UsageError("--store needs a postgresql:// URL") }
@@ -32,7 +32,7 @@ enum StoreLocation: Equatable {
     }
 
     /// `connectionString` with any password removed, to show or repeat in a suggested command.
-    static func withoutPassword(_ connectionString: String) -> String {
+    package static func withoutPassword(_ connectionString: String) -> String {
         if var url = URLComponents(string: connectionString), url.scheme != nil {
             url.password = nil
             url.queryItems = url.queryItems.map { $0.filter { $0.name != "password" } }.flatMap { $0.isEmpty ? nil : $0 }
@@ -44,14 +44,14 @@ enum StoreLocation: Equatable {
     /// A listener for the cancels announced through this store, on a connection of its own; `nil`
     /// for SQLite, which announces nothing, or when no connection could be made now (renewals
     /// still report a cancel, within a third of the lease).
-    func cancelListener() -> CancelListener? {
+    package func cancelListener() -> CancelListener? {
         guard case .postgres(let connectionString) = self else { return nil }
         return try? CancelListener(connectionString)
     }
 
     /// Opens the store, creating or migrating its schema.
     /// - Throws: what the store's opening throws (a PostgreSQL error names the server, never the password).
-    func open() throws -> any JobStore {
+    package func open() throws -> any JobStore {
         switch self {
         case .sqlite(let path): try SQLiteJobStore(path: path)
         case .postgres(let connectionString): try PostgresJobStore(connectionString)

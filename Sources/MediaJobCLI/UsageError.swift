@@ -1,13 +1,13 @@
 /// The command line could not be understood. Printed as `Error: …` with a usage hint; exit 64.
-struct UsageError: Error, Equatable, CustomStringConvertible {
-    var message: String
+package struct UsageError: Error, Equatable, CustomStringConvertible {
+    package var message: String
     /// The command whose usage to point at, if known.
-    var command: String?
+    package var command: String?
 
-    init(_ message: String, command: String? = nil) {
+    package init(_ message: String, command: String? = nil) {
         self.message = message
         self.command = command
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

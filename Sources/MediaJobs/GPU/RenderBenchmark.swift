@@ -8,19 +8,7 @@ import Vips
 /// a colour change. Uploads and downloads are counted. For `mediajob probe --benchmark`.
 public enum RenderBenchmark {
     /// One path's figures.
-    public struct Figures: Sendable, Codable, Equatable {
-        /// Source megapixels rendered per second, photos.
-        public var photoMegapixelsPerSecond: Double
-        /// Video frames rendered per second.
-        public var framesPerSecond: Double
-        /// Source megapixels rendered per second, video.
-        public var frameMegapixelsPerSecond: Double
-
-        enum CodingKeys: String, CodingKey {
-            case photoMegapixelsPerSecond = "photo_megapixels_per_second", framesPerSecond = "frames_per_second"
-            case frameMegapixelsPerSecond = "frame_megapixels_per_second"
-        }
-    }
+    public typealias Figures = RenderFigures
 
     /// Figures for the CPU path, and for the GPU path when `gpu` is given.
     /// - Parameter rounds: photos rendered, and frames ÷ 8, per path.

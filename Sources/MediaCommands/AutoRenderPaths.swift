@@ -1,5 +1,6 @@
 import Foundation
 import GPURender
+import MediaJobCLI
 import MediaJobs
 import Synchronization
 
@@ -46,21 +47,7 @@ enum AutoRenderPaths {
                 + "that may render on it measures both paths (about a minute); `mediajob probe --benchmark` measures now"
             return (text, ["measured": false, "reason": text])
         }
-        let summary = summary(record)
+        let summary = record.summary
         return ("--gpu auto renders " + summary.text, summary.json)
-    }
-
-    /// Where `auto` renders each operation by `record`, and why, with the figures.
-    static func summary(_ record: RenderBenchmarkRecord) -> (text: String, json: [String: Any]) {
-        let measuredAt = ISO8601DateFormatter().string(from: record.measuredAt)
-        var json: [String: Any] = ["measured": true, "measured_at": measuredAt, "device": record.device,
-                                   "driver_version": record.driverVersion]
-        for operation in RenderOperation.allCases {
-            json[operation.rawValue] = record.gpuIsFaster(for: operation) ? "gpu" : "cpu"
-            json["\(operation.rawValue)_reason"] = record.explanation(for: operation)
-        }
-        let text = RenderOperation.allCases.map(record.explanation).joined(separator: "; ")
-            + " (measured \(measuredAt), driver \(record.driverVersion))"
-        return (text, json)
     }
 }

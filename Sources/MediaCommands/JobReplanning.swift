@@ -1,5 +1,6 @@
 import Foundation
 import JobEngine
+import MediaJobCLI
 import MediaJobs
 import TaskContract
 

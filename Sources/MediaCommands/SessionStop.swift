@@ -1,5 +1,6 @@
 import Glibc
 import JobEngine
+import MediaJobCLI
 import Synchronization
 
 /// What Ctrl-C (SIGINT) and SIGTERM do to the job a command runs in the foreground, from before

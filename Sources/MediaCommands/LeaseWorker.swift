@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JobEngine
+import MediaJobCLI
 import PostgresJobStore
 import Synchronization
 import TaskContract

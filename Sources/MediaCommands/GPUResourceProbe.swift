@@ -1,5 +1,6 @@
 import GPURender
 import JobEngine
+import MediaJobCLI
 import MediaJobs
 import TaskContract
 

@@ -1,10 +1,31 @@
-import Foundation
+import FoundationEssentials
 import Vulkan
 
 /// What a chunk renders, as `--gpu auto` chooses a path for it: photos, or video frames.
 public enum RenderOperation: String, Sendable, CaseIterable {
     case photos
     case video
+}
+
+/// One render path's throughput, as `probe --benchmark` measures it (``RenderBenchmarkRecord``).
+public struct RenderFigures: Sendable, Codable, Equatable {
+    /// Source megapixels rendered per second, photos.
+    public var photoMegapixelsPerSecond: Double
+    /// Video frames rendered per second.
+    public var framesPerSecond: Double
+    /// Source megapixels rendered per second, video.
+    public var frameMegapixelsPerSecond: Double
+
+    enum CodingKeys: String, CodingKey {
+        case photoMegapixelsPerSecond = "photo_megapixels_per_second", framesPerSecond = "frames_per_second"
+        case frameMegapixelsPerSecond = "frame_megapixels_per_second"
+    }
+
+    public init(photoMegapixelsPerSecond: Double, framesPerSecond: Double, frameMegapixelsPerSecond: Double) {
+        self.photoMegapixelsPerSecond = photoMegapixelsPerSecond
+        self.framesPerSecond = framesPerSecond
+        self.frameMegapixelsPerSecond = frameMegapixelsPerSecond
+    }
 }
 
 /// `probe --benchmark`'s figures for one device and driver, kept in the state folder
@@ -22,8 +43,8 @@ public struct RenderBenchmarkRecord: Codable, Sendable, Equatable {
     public var driverVersion: String
     public var driverInfo: String?
     /// The figures on each path, uploads and downloads counted on the GPU.
-    public var cpu: RenderBenchmark.Figures
-    public var gpu: RenderBenchmark.Figures
+    public var cpu: RenderFigures
+    public var gpu: RenderFigures
     /// When it was measured.
     public var measuredAt: Date
 
@@ -33,7 +54,7 @@ public struct RenderBenchmarkRecord: Codable, Sendable, Equatable {
     }
 
     /// A record of `figures` measured now on `device`.
-    public init(device: DeviceInfo, cpu: RenderBenchmark.Figures, gpu: RenderBenchmark.Figures, measuredAt: Date = Date()) {
+    public init(device: DeviceInfo, cpu: RenderFigures, gpu: RenderFigures, measuredAt: Date = Date()) {
         self.device = device.name
         vendorID = device.vendorID
         deviceID = device.deviceID
@@ -65,7 +86,8 @@ public struct RenderBenchmarkRecord: Codable, Sendable, Equatable {
         case .photos: ("MP/s", cpu.photoMegapixelsPerSecond, gpu.photoMegapixelsPerSecond)
         case .video: ("frames/s", cpu.framesPerSecond, gpu.framesPerSecond)
         }
-        let figures = { (value: Double) in String(format: "%.1f %@", value, unit) }
+        // One decimal, as `%.1f` writes it (FoundationEssentials has no String(format:)).
+        let figures = { (value: Double) in "\((value * 10).rounded() / 10) \(unit)" }
         return gpuIsFaster(for: operation)
             ? "\(operation.rawValue) on the GPU: \(figures(gpuFigure)) on \(device) against \(figures(cpuFigure)) on the CPU"
             : "\(operation.rawValue) on the CPU: \(figures(cpuFigure)) against \(figures(gpuFigure)) on \(device)"

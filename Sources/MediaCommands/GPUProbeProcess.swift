@@ -1,5 +1,6 @@
 import Foundation
 import GPURender
+import MediaJobCLI
 import MediaJobs
 import Synchronization
 

@@ -1,4 +1,4 @@
-import JobEngine
+import Foundation
 import TaskContract
 
 /// Inputs found unusable when a job is planned (missing, unreadable, not a photo or video, over
@@ -6,6 +6,10 @@ import TaskContract
 public struct UnusableInputs: CategorizedError, Equatable {
     /// Each unusable input, in the person's words, with why.
     public var failures: [ItemFailure]
+
+    public init(failures: [ItemFailure]) {
+        self.failures = failures
+    }
 
     public var category: FailureCategory { .invalidInput }
 
@@ -25,7 +29,7 @@ public struct UnusableInputs: CategorizedError, Equatable {
     /// Runs `check` for each of `items`, collecting their ``ItemFailure``s, and returns what the
     /// checks return in order.
     /// - Throws: ``UnusableInputs`` naming every failed item, once all were checked.
-    static func collect<T>(_ items: Range<Int>, _ check: (Int) throws -> T) throws -> [T] {
+    public static func collect<T>(_ items: Range<Int>, _ check: (Int) throws -> T) throws -> [T] {
         var results: [T] = [], failures: [ItemFailure] = []
         for index in items {
             do {

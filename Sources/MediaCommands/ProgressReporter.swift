@@ -1,4 +1,5 @@
 import Foundation
+import MediaJobCLI
 import Synchronization
 import TaskContract
 

@@ -1,0 +1,26 @@
+import Foundation
+import JobEngine
+import MediaJobCLI
+import MediaJobs
+import TaskContract
+
+extension SelfTestCommand: CommandWork {
+    static func work(_ context: CommandContext) async throws -> Int32 {
+        let arguments = context.arguments
+        try arguments.none()
+        let units = try arguments.integer("units", in: 1...1_000_000) ?? 20
+        let output = arguments.value("output").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let spec = SelfTestJob.Spec(
+            units: units, unitMilliseconds: try arguments.integer("unit-ms", in: 0...3_600_000) ?? 50,
+            failAt: try arguments.integer("fail-at", in: 0...(units - 1)),
+            output: output ?? context.stateDirectory.appendingPathComponent("selftest/result.json").path,
+            overwrite: output == nil || arguments.has("overwrite"))
+        let scheduler = try context.openMediaScheduler()
+        let request = try TaskRequest(identifier: MediaJobKinds.identifier("selftest"), title: spec.title,
+                                      subtitle: "starting", strategy: try context.strategy())
+        let session = JobSession(context: context, scheduler: scheduler)
+        return try await session.run {
+            try scheduler.submit(request, spec: spec, detached: session.submitsForWorkers, submitterWorks: session.worksOnIt)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import GPURender
+import JobEngine
+import MediaJobCLI
+import MediaJobs
+
+extension WorkerCommand: CommandWork {
+    static func work(_ context: CommandContext) async throws -> Int32 {
+        try context.arguments.none()
+        let slots = try context.arguments.integer("slots", in: 1...1024) ?? context.chunkParallelism
+        let lease = try context.leaseDuration()
+        let hasGPU: Bool
+        switch try context.gpuPreference() {
+        case .off: hasGPU = false
+        case .auto: hasGPU = GPUSelection.current().renderer != nil
+        case .on:
+            let selection = GPUSelection.current()
+            guard selection.renderer != nil else {
+                context.console.error("--gpu on: no GPU passed its probe here (\(selection.report.reason))",
+                                      "Run without --gpu on to take the chunks any machine can run.")
+                return ExitCode.rejected
+            }
+            hasGPU = true
+        }
+        let scheduler = try context.openMediaScheduler()
+        guard let store = scheduler.store as? any LeasingJobStore else { return ExitCode.failed }
+        await LeaseWorker(scheduler: scheduler, store: store, slots: slots, lease: lease, hasGPU: hasGPU,
+                          cancels: try context.storeLocation().cancelListener(), console: context.console).run()
+        return ExitCode.completed
+    }
+}
