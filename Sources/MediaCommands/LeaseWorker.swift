@@ -41,6 +41,9 @@ final class LeaseWorker: Sendable {
     private let stopping = Atomic(false)
     private let workEnded = Atomic(false)
     private let inFlight = Mutex<[Int: (lease: ChunkLease, task: ContinuedTask, heartbeat: Heartbeat)]>([:])
+    /// Journal entries written while the store was out of reach (a fenced chunk's stop), appended
+    /// before the next claim and as the worker ends.
+    private let unjournalled = Mutex<[JournalEntry]>([])
 
     init(scheduler: JobScheduler, store: any LeasingJobStore, slots: Int, lease: Duration, hasGPU: Bool, job: JobID? = nil,
          cancels: CancelListener? = nil, console: Console) {
@@ -75,6 +78,7 @@ final class LeaseWorker: Sendable {
         await work()
         heartbeat.cancel()
         await heartbeat.value
+        journalPending()
         retire()
         console.err("Worker \(name) stopped.")
     }
@@ -140,6 +144,7 @@ final class LeaseWorker: Sendable {
     /// One slot: claim, run, commit, until stopped (or until the one job it works on ended).
     private func work(slot: Int) async {
         while !stopping.load(ordering: .sequentiallyConsistent) {
+            journalPending()
             let claimed: ChunkLease?
             let asked = ContinuousClock.now
             do {
@@ -295,13 +300,27 @@ final class LeaseWorker: Sendable {
         console.err("Worker \(name): lost the lease on chunk \(claimed.chunkIndex) of job \(claimed.jobID.short); "
             + "its work is dropped.")
         discardOutputs(of: claimed, in: job)
-        do {
-            try store.append(JournalEntry(jobID: claimed.jobID, at: stopped, event: .fenced, detail: [
+        unjournalled.withLock {
+            $0.append(JournalEntry(jobID: claimed.jobID, at: stopped, event: .fenced, detail: [
                 "chunk": String(claimed.chunkIndex), "epoch": String(claimed.epoch), "worker": name,
             ]))
-        } catch {
-            console.err("Worker \(name): could not journal the stop of chunk \(claimed.chunkIndex) of job "
-                + "\(claimed.jobID.short): \(error.personMessage).")
+        }
+        journalPending()
+    }
+
+    /// Appends the entries the store could not take when they were written; those it still cannot
+    /// take wait for the next try.
+    private func journalPending() {
+        let pending = unjournalled.withLock { entries in defer { entries = [] }; return entries }
+        for (index, entry) in pending.enumerated() {
+            do {
+                try store.append(entry)
+            } catch {
+                console.err("Worker \(name): could not journal the stop of chunk \(entry.detail["chunk"] ?? "?") of job "
+                    + "\(entry.jobID.short) yet: \(error.personMessage); trying again before the next claim.")
+                unjournalled.withLock { $0.append(contentsOf: pending[index...]) }
+                return
+            }
         }
     }
 

@@ -88,13 +88,15 @@ import Testing
             #expect((1..<units).allSatisfy { firstResult.executions[String($0)] == 1 })
 
             let secondJournal = try reader.journal(of: second)
-            #expect(remoteEntries(secondJournal, .claimed).count == units + 1, "the rejoined worker ran the whole second job")
+            // It is the only worker now. Its first calls after the link came back may wait out TCP's
+            // retransmission backoff past its 1 s lease, so it may have to rescue a chunk of its own
+            // (seen once in CI under load); the lease check proves nothing was committed twice.
+            let claimedByRemote = Set(remoteEntries(secondJournal, .claimed).compactMap { $0.detail["chunk"] })
+            #expect(claimedByRemote.isSuperset(of: (0..<units).map(String.init)), "the rejoined worker ran the whole second job")
             let secondCheck = try leaseCheck(secondJournal, of: second, in: reader)
             #expect(secondCheck.violations == [])
-            #expect(secondCheck.rescues == 0)
             let secondResult = try secondFixture.result()
             #expect(secondResult.committed == Array(0..<units))
-            #expect(secondResult.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }))
         }
     }
 }
