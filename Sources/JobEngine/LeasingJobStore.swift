@@ -56,6 +56,10 @@ public protocol LeasingJobStore: JobStore {
     /// The workers whose last heartbeat is less than their lease old, by the store's clock.
     func liveWorkers() throws -> [WorkerRecord]
 
+    /// How many of the job's done chunks each worker's lease committed, by worker name (`host:pid`);
+    /// chunks done by a process that ran the whole job are not counted.
+    func workerCounts(of id: JobID) throws -> [String: Int]
+
     /// Gives the chunk back unfinished, if `lease` still holds it, so that any worker may claim it
     /// at once without counting an attempt, and journals `released`.
     /// - Returns: whether the lease still held the chunk.

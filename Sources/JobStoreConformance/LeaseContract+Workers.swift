@@ -31,5 +31,19 @@ extension LeaseContract {
             try store.announce(gpu)
             #expect(try store.liveWorkers().map(\.name) == [gpu.name], "a heartbeat makes it live again")
         },
+        LeaseContract("each committed chunk counts for the worker whose lease committed it, until the chunks are reset") { open in
+            let store = try open()
+            let job = try store.insert(try makeDetachedJob(), chunks: makeChunks(3))
+            #expect(try store.workerCounts(of: job.id) == [:])
+            let first = try #require(try store.claim("h1:10"))
+            let second = try #require(try open().claim("h2:20"))
+            let third = try #require(try store.claim("h1:10"))
+            for lease in [first, second, third] {
+                #expect(try store.commit(lease, checkpoint: checkpoint(lease, of: job, job.progress)) == .committed)
+            }
+            #expect(try open().workerCounts(of: job.id) == ["h1:10": 2, "h2:20": 1])
+            try store.resetChunks(of: job.id, progress: job.progress)
+            #expect(try store.workerCounts(of: job.id) == [:], "a restart forgets who ran what")
+        },
     ]
 }

@@ -5,8 +5,9 @@ import TaskContract
 /// How jobs are shown: JSON objects for `--json`, and lines for people.
 package enum JobDescription {
     /// The `status --json` object of a job; `renderedBy`, when given, says how many done chunks
-    /// each path (`cpu`, `gpu`) rendered (``JobStore/executorCounts(of:)``), as `rendered_by`.
-    package static func json(_ job: JobRecord, renderedBy: [String: Int] = [:]) -> [String: Any] {
+    /// each path (`cpu`, `gpu`) rendered (``JobStore/executorCounts(of:)``), as `rendered_by`, and
+    /// `ranBy` how many each worker committed (``LeasingJobStore/workerCounts(of:)``), as `ran_by`.
+    package static func json(_ job: JobRecord, renderedBy: [String: Int] = [:], ranBy: [String: Int] = [:]) -> [String: Any] {
         var object: [String: Any] = [
             "job_id": job.id.rawValue, "identifier": job.request.identifier.rawValue, "kind": job.kind,
             "state": job.state.rawValue, "fraction": (job.progress.fraction * 10_000).rounded() / 10_000,
@@ -20,7 +21,14 @@ package enum JobDescription {
         object["message"] = job.message ?? NSNull()
         object["owner_pid"] = job.ownerPID.map { Int($0) } ?? NSNull()
         if !renderedBy.isEmpty { object["rendered_by"] = renderedBy }
+        if !ranBy.isEmpty { object["ran_by"] = ranBy }
         return object
+    }
+
+    /// The `status --json` object of a live worker: `name` (`host:pid`), `host`, `pid`, `gpu`, `slots`, `lease_s`.
+    package static func json(_ worker: WorkerRecord) -> [String: Any] {
+        ["name": worker.name, "host": worker.host, "pid": Int(worker.pid), "gpu": worker.hasGPU, "slots": worker.slots,
+         "lease_s": Double(worker.lease.components.seconds) + Double(worker.lease.components.attoseconds) / 1e18]
     }
 
     /// The `status --json` object of a bad item: `item`, `reason`, `outcome` (`skipped` or
@@ -31,8 +39,9 @@ package enum JobDescription {
 
     /// A few lines about one job for `status`: one for each bad item, naming it and why.
     /// `autoPaths`, when given, says where `--gpu auto` renders each operation and why.
+    /// `ranBy` says how many chunks each worker committed, `liveWorkers` who is taking chunks now.
     package static func detail(_ job: JobRecord, renderedBy rendered: [String: Int] = [:], badItems: [BadItem] = [],
-                       autoPaths: String? = nil,
+                       autoPaths: String? = nil, ranBy: [String: Int] = [:], liveWorkers: [WorkerRecord] = [],
                        stateDirArgument: String) -> String {
         var lines = [
             "Job \(job.id.short)  \(job.request.title)",
@@ -45,6 +54,14 @@ package enum JobDescription {
         if !rendered.isEmpty {
             lines.append("  rendered:    " + rendered.sorted { $0.key < $1.key }.map { "\($0.value) on \($0.key)" }.joined(separator: ", "))
             if let autoPaths { lines.append("  gpu auto:    " + autoPaths) }
+        }
+        if !ranBy.isEmpty {
+            lines.append("  ran by:      " + ranBy.sorted { $0.key < $1.key }.map { "\(Plural.of($0.value, "chunk")) on \($0.key)" }
+                .joined(separator: ", "))
+        }
+        if !liveWorkers.isEmpty {
+            lines.append("  workers:     " + liveWorkers.map { "\($0.name)\($0.hasGPU ? " (GPU)" : "")" }.joined(separator: ", ")
+                + " live")
         }
         for bad in badItems {
             lines.append("  \((bad.outcome.rawValue + ":").padding(toLength: 12, withPad: " ", startingAt: 0)) \(bad.item): \(bad.reason)")

@@ -58,16 +58,21 @@ package enum StatusCommand: Command {
 
     private static func show(_ job: JobRecord, _ context: CommandContext, _ scheduler: JobScheduler) {
         let renderedBy = (try? scheduler.store.executorCounts(of: job.id)) ?? [:]
+        let leasing = scheduler.store as? any LeasingJobStore
+        let ranBy = (try? leasing?.workerCounts(of: job.id)) ?? [:]
+        let liveWorkers = (try? leasing?.liveWorkers()) ?? []
         let badItems = (try? scheduler.store.badItems(of: job.id)) ?? []
         // Where --gpu auto renders, by the benchmark recorded here (status never probes the GPU).
         let autoPaths = RenderBenchmarkRecord.load(from: context.stateDirectory)?.summary
         if context.json {
-            var object = JobDescription.json(job, renderedBy: renderedBy)
+            var object = JobDescription.json(job, renderedBy: renderedBy, ranBy: ranBy)
+            object["live_workers"] = liveWorkers.map(JobDescription.json)
             object["bad_items"] = badItems.map(JobDescription.json)
             object["auto_paths"] = autoPaths?.json ?? NSNull()
             context.console.json(object)
         } else {
             context.console.out(JobDescription.detail(job, renderedBy: renderedBy, badItems: badItems, autoPaths: autoPaths?.text,
+                                                      ranBy: ranBy, liveWorkers: liveWorkers,
                                                       stateDirArgument: context.stateDirectoryArgument))
         }
     }

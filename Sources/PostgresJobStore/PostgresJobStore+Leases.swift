@@ -174,6 +174,15 @@ extension PostgresJobStore: LeasingJobStore {
         }
     }
 
+    public func workerCounts(of id: JobID) throws -> [String: Int] {
+        try statement { connection in
+            let pairs = try connection.query(Statements.workerCounts, id.rawValue).map { row in
+                (try row["ran_by"] as String, Int(try row["chunks"] as Int))
+            }
+            return Dictionary(pairs) { first, _ in first }
+        }
+    }
+
     /// Gives the chunk back unfinished, if `lease` still holds it, so that any worker may claim it
     /// at once (a stopping worker's chunks), and journals `released`. Like a renewal, a release does
     /// not wait for the WAL flush: one lost in a server crash leaves the lease to expire and the
@@ -260,7 +269,7 @@ extension PostgresJobStore.Statements {
         """)
     static let commitChunk = PreparedStatement("mediajob_commit_chunk", """
         UPDATE chunks SET done = true, cost_s = $5, executor = $6, done_at = $7, output = $8,
-            lease_owner = NULL, lease_expires_at = NULL
+            ran_by = lease_owner, lease_owner = NULL, lease_expires_at = NULL
         WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
         """)
     /// A chunk's commit, all of it in one statement: `$1` job, `$2` chunk, `$3` epoch, `$4` worker,
@@ -274,7 +283,7 @@ extension PostgresJobStore.Statements {
     static let commitChunkWithProgress = PreparedStatement("mediajob_commit_chunk_with_progress", """
         WITH marked AS (
             UPDATE chunks SET done = true, cost_s = $5, executor = $6, done_at = $7, output = $8,
-                lease_owner = NULL, lease_expires_at = NULL
+                ran_by = lease_owner, lease_owner = NULL, lease_expires_at = NULL
             WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done AND idx >= 0
             RETURNING job_id
         ), counted AS (
@@ -322,6 +331,9 @@ extension PostgresJobStore.Statements {
     static let liveWorkers = PreparedStatement("mediajob_live_workers", """
         SELECT name, host, pid, gpu, slots, lease_s FROM workers
         WHERE heartbeat_at + make_interval(secs => lease_s) > now() ORDER BY name
+        """)
+    static let workerCounts = PreparedStatement("mediajob_worker_counts", """
+        SELECT ran_by, count(*) AS chunks FROM chunks WHERE job_id = $1 AND idx >= 0 AND ran_by IS NOT NULL GROUP BY ran_by
         """)
     static let releaseLease = PreparedStatement("mediajob_release_lease", """
         UPDATE chunks SET lease_owner = NULL, lease_expires_at = NULL

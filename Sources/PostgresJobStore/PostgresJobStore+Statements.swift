@@ -65,7 +65,8 @@ extension PostgresJobStore {
         static let resetChunks = PreparedStatement("mediajob_reset_chunks", """
             WITH reset AS (
                 UPDATE chunks SET done = false, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL,
-                    lease_owner = NULL, lease_expires_at = NULL, failures = 0, failed = false, failure = NULL, failed_by = NULL
+                    lease_owner = NULL, lease_expires_at = NULL, failures = 0, failed = false, failure = NULL, failed_by = NULL,
+                    ran_by = NULL
                 WHERE job_id = $1
             )
             UPDATE jobs SET chunks_done = 0 WHERE id = $1

@@ -144,6 +144,10 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // The worker (`host:pid`) whose lease committed each chunk, for `status`.
+        Migration("9-chunk-ran-by", [
+            "ALTER TABLE chunks ADD COLUMN ran_by text",
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).

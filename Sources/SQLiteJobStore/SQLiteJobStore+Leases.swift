@@ -119,6 +119,15 @@ extension SQLiteJobStore: LeasingJobStore {
         try write { try $0.prepare("DELETE FROM workers WHERE name = ?1").run([.text(name)]) }
     }
 
+    public func workerCounts(of id: JobID) throws -> [String: Int] {
+        try read { database in
+            let pairs = try database.prepare("""
+                SELECT ran_by, COUNT(*) AS chunks FROM chunks WHERE job_id = ?1 AND idx >= 0 AND ran_by IS NOT NULL GROUP BY ran_by
+                """).rows([.text(id.rawValue)]) { (try $0.text("ran_by"), Int(try $0.integer("chunks"))) }
+            return Dictionary(pairs) { first, _ in first }
+        }
+    }
+
     public func liveWorkers() throws -> [WorkerRecord] {
         try read { database in
             try database.prepare("""
@@ -200,7 +209,7 @@ extension SQLiteJobStore: LeasingJobStore {
         /// Marks the chunk done under its lease's epoch, with cost `?5`, executor `?6`, time `?7` and output `?8`.
         static let commit = """
             UPDATE chunks SET done = 1, cost_s = ?5, executor = ?6, done_at = ?7, output = ?8,
-                lease_owner = NULL, lease_expires_at = NULL
+                ran_by = lease_owner, lease_owner = NULL, lease_expires_at = NULL
             WHERE job_id = ?1 AND idx = ?2 AND epoch = ?3 AND lease_owner = ?4 AND done = 0
             """
         static let release = """

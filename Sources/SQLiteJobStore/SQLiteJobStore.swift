@@ -159,7 +159,8 @@ public final class SQLiteJobStore: JobStore {
         try write { database in
             try database.prepare("""
                 UPDATE chunks SET done = 0, cost_s = NULL, executor = NULL, done_at = NULL, output = NULL, lease_owner = NULL,
-                    lease_expires_at = NULL, failures = 0, failed = 0, failure = NULL, failed_by = NULL
+                    lease_expires_at = NULL, failures = 0, failed = 0, failure = NULL, failed_by = NULL,
+                    ran_by = NULL
                 WHERE job_id = ?1
                 """)
                 .run([.text(id.rawValue)])

@@ -114,6 +114,8 @@ enum SQLiteSchema {
             heartbeat_at REAL NOT NULL
         );
         """,
+        // The worker (`host:pid`) whose lease committed each chunk, for `status`.
+        "ALTER TABLE chunks ADD COLUMN ran_by TEXT;",
     ]
 
     /// The newest schema version.

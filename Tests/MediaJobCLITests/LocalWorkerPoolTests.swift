@@ -21,6 +21,13 @@ import Testing
         try await waitUntil("job \(id.short) is completed by the local workers", limit: .seconds(120)) {
             try reader.job(id)?.state == .completed
         }
+        // `status` says who ran what and who is taking chunks: the three workers, by host and pid.
+        let names = Set(workers.map { "\(ProcessInfo.processInfo.hostName):\($0.pid)" })
+        let status = try fixture.status(id.rawValue)
+        let ranBy = try #require(status["ran_by"] as? [String: Int], "\(status)")
+        #expect(Set(ranBy.keys).isSubset(of: names) && ranBy.values.reduce(0, +) == units, "\(ranBy) against \(names)")
+        let live = try #require(status["live_workers"] as? [[String: Any]], "\(status)")
+        #expect(Set(live.compactMap { $0["name"] as? String }) == names)
         try expectWorkersRanEveryUnitOnce(workers, units: units, job: id, in: reader, fixture: fixture)
     }
 
