@@ -22,7 +22,8 @@ extension JobContext {
             let failure = (error as? ItemFailure).map {
                 $0.item == item ? $0 : ItemFailure(item: item, reason: $0.message, isUnreachableHere: $0.isUnreachableHere)
             } ?? ItemFailure(item: item, reason: error.message)
-            guard skipBad else { throw failure }
+            // An input only this machine cannot open is another worker's to try, skipped or not.
+            guard skipBad, !(failure.isUnreachableHere && leavesUnreachableInputsToOthers) else { throw failure }
             skip(failure)
             return true
         }

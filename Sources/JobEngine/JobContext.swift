@@ -13,13 +13,20 @@ public struct JobContext: Sendable {
     private let skippedBefore: [ItemFailure]
     /// Items this work skipped; the engine stores them with its checkpoint.
     private let skippedNow = SkippedItemLog()
+    /// Whether an input this machine cannot open fails the work even where bad items are skipped:
+    /// a worker's chunk, which another machine may still be able to do.
+    let leavesUnreachableInputsToOthers: Bool
 
-    /// - Parameter skipped: items skipped before this work began (the engine gives finalisation
-    ///   those its chunks skipped).
-    package init(workspace: Workspace, task: ContinuedTask, skipped: [ItemFailure] = []) {
+    /// - Parameters:
+    ///   - skipped: items skipped before this work began (the engine gives finalisation those its
+    ///     chunks skipped).
+    ///   - leavesUnreachableInputsToOthers: see the property of that name.
+    package init(workspace: Workspace, task: ContinuedTask, skipped: [ItemFailure] = [],
+                 leavesUnreachableInputsToOthers: Bool = false) {
         self.workspace = workspace
         self.task = task
         self.skippedBefore = skipped
+        self.leavesUnreachableInputsToOthers = leavesUnreachableInputsToOthers
     }
 
     /// Whether the work in hand should stop: the job was asked to stop, or a sibling chunk failed.

@@ -15,11 +15,11 @@ extension JobScheduler {
     /// - Returns: what to commit: the chunk's cost, executor, and the progress that includes it.
     /// - Throws: ``SchedulerError/unregisteredKind(_:_:)`` when no kind here runs the job; what the chunk throws.
     package func runLeasedChunk(_ index: Int, plan: PlannedChunk, of job: JobRecord, output: String,
-                                task: ContinuedTask) async throws -> Checkpoint {
+                                task: ContinuedTask, leavesUnreachableInputsToOthers: Bool = false) async throws -> Checkpoint {
         let kind = try leasedKind(of: job)
         let workspace = Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output)
         try workspace.prepare()
-        let context = JobContext(workspace: workspace, task: task)
+        let context = JobContext(workspace: workspace, task: task, leavesUnreachableInputsToOthers: leavesUnreachableInputsToOthers)
         let clock = ContinuousClock()
         let began = clock.now
         try context.checkStop()

@@ -190,7 +190,7 @@ final class LeaseWorker: Sendable {
             result = .success(claimed.chunkIndex == ChunkLease.packageIndex
                 ? try await scheduler.publishLeasedJob(job, packageIndex: claimed.chunkIndex, output: claimed.outputName, task: task)
                 : try await scheduler.runLeasedChunk(claimed.chunkIndex, plan: claimed.plan, of: job, output: claimed.outputName,
-                                                     task: task))
+                                                     task: task, leavesUnreachableInputsToOthers: retriesElsewhere(claimed)))
         } catch {
             result = .failure(error)
         }
@@ -217,6 +217,12 @@ final class LeaseWorker: Sendable {
         }
     }
 
+    /// Whether an input this worker cannot open leaves `claimed` to another worker, rather than
+    /// making the item bad (``failChunk(_:of:_:)``): until its last attempt.
+    private func retriesElsewhere(_ claimed: ChunkLease) -> Bool {
+        claimed.failures + 1 < ChunkLease.unreachableInputAttempts
+    }
+
     /// The bad items `error` reports, if it reports bad items (``ItemFailure``, ``ItemFailures``).
     private static func itemFailures(in error: any Error) -> [ItemFailure]? {
         switch error {
@@ -233,7 +239,7 @@ final class LeaseWorker: Sendable {
         let host = ProcessInfo.processInfo.hostName
         let what = items.map(\.clause).joined(separator: "; ")
         let failure: ChunkFailure
-        if items.contains(where: \.isUnreachableHere), claimed.failures + 1 < ChunkLease.unreachableInputAttempts {
+        if items.contains(where: \.isUnreachableHere), retriesElsewhere(claimed) {
             failure = .elsewhere("on host \(host): \(what)")
             console.err("Worker \(name): chunk \(claimed.chunkIndex) of job \(job.id.short) failed here (\(what)); "
                 + "another worker may try it.")
