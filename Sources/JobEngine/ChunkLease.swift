@@ -85,4 +85,12 @@ public enum ChunkFailure: Sendable, Equatable {
         case .elsewhere(let message), .badItems(_, let message): message
         }
     }
+
+    /// The `chunk_failed` journal entry a store appends with the failure of `lease`'s chunk: its
+    /// chunk, epoch, worker and message, and `retry` when another worker may take it.
+    package func journalEntry(for lease: ChunkLease) -> JournalEntry {
+        var detail = ["chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker, "message": message]
+        if case .elsewhere = self { detail["retry"] = "true" }
+        return JournalEntry(jobID: lease.jobID, event: .chunkFailed, detail: detail)
+    }
 }

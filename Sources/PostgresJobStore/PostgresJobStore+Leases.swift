@@ -134,19 +134,16 @@ extension PostgresJobStore: LeasingJobStore {
     @discardableResult
     public func fail(_ lease: ChunkLease, _ failure: ChunkFailure) throws -> Bool {
         try transaction { connection in
-            var detail = ["chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
-                          "message": failure.message]
             switch failure {
             case .elsewhere(let message):
                 guard try connection.query(Statements.failChunkForElsewhere, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
                                            lease.worker, message, lease.duration.seconds).rowsAffected == 1 else { return false }
-                detail["retry"] = "true"
             case .badItems(let items, let message):
                 guard try connection.query(Statements.settleFailedChunk, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
                                            lease.worker, message).rowsAffected == 1 else { return false }
                 try Self.replaceBadItems(items, outcome: .failed, of: lease.jobID, chunk: lease.chunkIndex, on: connection)
             }
-            try Self.append(JournalEntry(jobID: lease.jobID, event: .chunkFailed, detail: detail), on: connection)
+            try Self.append(failure.journalEntry(for: lease), on: connection)
             return true
         }
     }

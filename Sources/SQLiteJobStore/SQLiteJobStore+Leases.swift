@@ -85,20 +85,17 @@ extension SQLiteJobStore: LeasingJobStore {
     @discardableResult
     public func fail(_ lease: ChunkLease, _ failure: ChunkFailure) throws -> Bool {
         try write { database in
-            var detail = ["chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
-                          "message": failure.message]
             switch failure {
             case .elsewhere(let message):
                 try database.prepare(Statements.failForElsewhere)
                     .run(Self.holding(lease) + [.text(message), .real(lease.duration.seconds)])
                 guard database.changes == 1 else { return false }
-                detail["retry"] = "true"
             case .badItems(let items, let message):
                 try database.prepare(Statements.settleFailed).run(Self.holding(lease) + [.text(message)])
                 guard database.changes == 1 else { return false }
                 try Self.replaceBadItems(items, outcome: .failed, of: lease.jobID, chunk: lease.chunkIndex, in: database)
             }
-            try Self.append(JournalEntry(jobID: lease.jobID, event: .chunkFailed, detail: detail), to: database)
+            try Self.append(failure.journalEntry(for: lease), to: database)
             return true
         }
     }
