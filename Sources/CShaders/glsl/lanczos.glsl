@@ -25,17 +25,8 @@ layout(push_constant) uniform Constants {
 
 vec4 filtered(int frame, ivec2 o);
 
-void main() {
-    ivec2 grid = ivec2(gl_NumWorkGroups.xy * gl_WorkGroupSize.xy);
-    for (int frame = 0; frame < p.frames; frame++) {
-        uint base = uint(frame) * uint(p.width * p.height);
-        for (int y = int(gl_GlobalInvocationID.y); y < p.height; y += grid.y) {
-            for (int x = int(gl_GlobalInvocationID.x); x < p.width; x += grid.x) {
-                store(base + uint(y * p.width + x), filtered(frame, ivec2(x, y)));
-            }
-        }
-    }
-}
+#define OUTPUT filtered
+#include "grid.glsl"
 
 vec4 filtered(int frame, ivec2 o) {
     int along = p.vertical != 0 ? o.y : o.x;

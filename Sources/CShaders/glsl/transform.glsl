@@ -38,17 +38,8 @@ vec4 pixelAt(uint index) {
     return vec4(byteAt(offset), byteAt(offset + 1u), byteAt(offset + 2u), p.channels == 4 ? byteAt(offset + 3u) : 255.0);
 }
 
-void main() {
-    ivec2 grid = ivec2(gl_NumWorkGroups.xy * gl_WorkGroupSize.xy);
-    for (int frame = 0; frame < p.frames; frame++) {
-        uint base = uint(frame) * uint(p.width * p.height);
-        for (int y = int(gl_GlobalInvocationID.y); y < p.height; y += grid.y) {
-            for (int x = int(gl_GlobalInvocationID.x); x < p.width; x += grid.x) {
-                store(base + uint(y * p.width + x), transformed(frame, ivec2(x, y)));
-            }
-        }
-    }
-}
+#define OUTPUT transformed
+#include "grid.glsl"
 
 vec4 transformed(int frame, ivec2 o) {
     bool swaps = (p.turns & 1) == 1;
