@@ -37,6 +37,12 @@ public struct ChunkLease: Sendable, Equatable {
     /// writes over the output of a later claim.
     public var outputName: String { "\(plan.key).\(epoch)" }
 
+    /// The `released` journal entry a store appends when it gives the chunk back under this lease:
+    /// its chunk, epoch and worker.
+    package var releasedEntry: JournalEntry {
+        JournalEntry(jobID: jobID, event: .released, detail: ["chunk": String(chunkIndex), "epoch": String(epoch), "worker": worker])
+    }
+
     /// The memberwise lease, as a store's claim makes it.
     public init(jobID: JobID, chunkIndex: Int, plan: PlannedChunk, epoch: Int64, attempt: Int, failures: Int = 0,
                 worker: String, duration: Duration) {

@@ -46,6 +46,14 @@ public protocol LeasingJobStore: JobStore {
     @discardableResult
     func fail(_ lease: ChunkLease, _ failure: ChunkFailure) throws -> Bool
 
+    /// Ends the lease's job with `change` (a failure that stops the job, as it would in one
+    /// process), gives the chunk back and journals `released` and `event`, all in one transaction,
+    /// only if `lease` still holds the chunk: a worker whose lease another worker took over (a
+    /// fenced packager) cannot end a job that worker now runs.
+    /// - Returns: whether the lease still held the chunk (nothing changed when it did not).
+    @discardableResult
+    func endJob(_ lease: ChunkLease, _ change: StateChange, journal event: JournalEntry?) throws -> Bool
+
     /// Records `worker` as live now, by the store's clock (a heartbeat): a worker announces itself
     /// when it starts and every third of its lease after.
     func announce(_ worker: WorkerRecord) throws

@@ -6,7 +6,8 @@ import TaskContract
 import Testing
 
 /// Clauses on the package stage: one more leased chunk, claimed by one worker once every chunk is
-/// done, whose commit completes the job in the same transaction, fenced like any chunk's.
+/// done, whose commit completes the job in the same transaction, and whose failure ends it, both
+/// fenced like any chunk's commit.
 extension LeaseContract {
     static let packages: [LeaseContract] = [
         LeaseContract("the package is claimed only once every chunk is done and its commit completes the job") { open in
@@ -63,6 +64,35 @@ extension LeaseContract {
             #expect(try store.job(job.id)?.state == .running)
             #expect(try store.commit(rescue, checkpoint: checkpoint(rescue, of: job, job.progress)) == .committed)
             #expect(try store.job(job.id)?.state == .completed)
+        },
+        LeaseContract("a packager that lost its lease cannot fail the job; the package's holder can") { open in
+            let store = try open()
+            let job = try store.insert(try makeDetachedJob(state: .running), chunks: [])
+            let stale = try #require(try store.claim("stopped", lease: .milliseconds(200)))
+            let rescue = try open().claimOnceExpired("other", "the store's clock passes the packager's lease")
+            #expect(rescue.chunkIndex == ChunkLease.packageIndex)
+            let failed = StateChange(state: .failed, failure: .invalidInput, message: "2 items are bad", clearsCancel: true)
+            func ended(_ lease: ChunkLease) -> JournalEntry {
+                JournalEntry(jobID: job.id, event: .ended, detail: ["outcome": "failed", "worker": lease.worker])
+            }
+            let before = try store.journal(of: job.id).count
+            #expect(try store.endJob(stale, failed, journal: ended(stale)) == false, "epoch \(stale.epoch) lost its lease")
+            #expect(try store.job(job.id)?.state == .running)
+            #expect(try store.journal(of: job.id).count == before, "a refused ending journals nothing")
+            #expect(try store.renew(rescue) == .renewed(cancelRequested: false), "the holder's lease is untouched")
+
+            #expect(try store.endJob(rescue, failed, journal: ended(rescue)))
+            let stopped = try #require(try store.job(job.id))
+            #expect(stopped.state == .failed)
+            #expect(stopped.failure == .invalidInput)
+            #expect(stopped.message == "2 items are bad")
+            let tail = try store.journal(of: job.id).suffix(2)
+            #expect(tail.map(\.event) == [.released, .ended])
+            #expect(tail.first?.detail["epoch"] == String(rescue.epoch))
+            #expect(tail.last?.detail["worker"] == "other")
+            #expect(try store.renew(rescue) == .lost, "the package was given back with the ending")
+            #expect(try store.claim("third") == nil, "a failed job's package is not claimed")
+            #expect(try store.endJob(rescue, failed, journal: ended(rescue)) == false, "the lease ended with the job")
         },
         LeaseContract("a replanned job keeps its package stage, claimed once the new chunks are done") { open in
             let store = try open()

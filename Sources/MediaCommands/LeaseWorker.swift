@@ -212,7 +212,6 @@ final class LeaseWorker: Sendable {
             if let items = Self.itemFailures(in: error) {
                 return failChunk(claimed, of: job, items)
             }
-            giveBack(claimed)
             fail(job, chunk: claimed, error)
         }
     }
@@ -267,10 +266,7 @@ final class LeaseWorker: Sendable {
     /// The package stage of a job whose chunks all ran, some with bad items: the job ends failed
     /// listing them, as a job run in one process does, and can be resumed once they are fixed.
     private func endWithBadItems(_ job: JobRecord, _ items: [ItemFailure], package claimed: ChunkLease) {
-        // Only the package's holder ends the job: a lease lost meanwhile leaves it to the new holder.
-        guard (try? store.renew(claimed)) != .lost else { return }
         fail(job, chunk: claimed, ItemFailures(failures: items))
-        giveBack(claimed)
     }
 
     /// Commits a chunk that ran under `claimed`; a refused commit (the lease's epoch is no longer
@@ -351,16 +347,27 @@ final class LeaseWorker: Sendable {
                               journal: JournalEntry(jobID: job.id, event: .ended, detail: ["outcome": "paused", "worker": name]))
     }
 
-    /// A chunk that failed fails its job, as it would in one process; the job can be resumed.
+    /// A chunk (or package stage) that failed fails its job, as it would in one process, and is
+    /// given back; the job can be resumed. Only while `chunk`'s lease still holds it, checked in the
+    /// same transaction: a worker whose lease was taken over leaves the job to the chunk's new holder.
     private func fail(_ job: JobRecord, chunk: ChunkLease, _ error: any Error) {
         let category = error.failureCategory
-        try? store.transition(job.id, to: StateChange(state: .failed, failure: category, message: error.personMessage,
-                                                      clearsCancel: true),
-                              journal: JournalEntry(jobID: job.id, event: .ended, detail: [
-                                  "outcome": "failed", "category": category.rawValue, "error": String(describing: error),
-                                  "chunk": String(chunk.chunkIndex), "worker": name,
-                              ]))
-        console.err("Worker \(name): chunk \(chunk.chunkIndex) of job \(job.id.short) failed: \(error.personMessage).")
+        let change = StateChange(state: .failed, failure: category, message: error.personMessage, clearsCancel: true)
+        let ended = JournalEntry(jobID: job.id, event: .ended, detail: [
+            "outcome": "failed", "category": category.rawValue, "error": String(describing: error),
+            "chunk": String(chunk.chunkIndex), "worker": name,
+        ])
+        let what = "chunk \(chunk.chunkIndex) of job \(job.id.short) failed: \(error.personMessage)"
+        do {
+            guard try store.endJob(chunk, change, journal: ended) else {
+                return console.err("Worker \(name): \(what); its lease was lost meanwhile, so the job is left to the worker "
+                    + "that holds the chunk now.")
+            }
+            console.err("Worker \(name): \(what).")
+        } catch {
+            console.err("Worker \(name): \(what); the failure could not be recorded (\(error.personMessage)): its lease will "
+                + "run out and another worker will try it.")
+        }
     }
 
     /// The second stop: every chunk in flight is given back now and the process ends.

@@ -189,15 +189,30 @@ extension PostgresJobStore: LeasingJobStore {
     public func release(_ lease: ChunkLease) throws -> Bool {
         try transaction { connection in
             try connection.query(Statements.withoutWaitingForFlush)
-            let released = try connection.query(Statements.releaseLease, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
-                                                lease.worker).rowsAffected == 1
-            if released {
-                try Self.append(JournalEntry(jobID: lease.jobID, event: .released, detail: [
-                    "chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
-                ]), on: connection)
-            }
-            return released
+            return try Self.release(lease, on: connection)
         }
+    }
+
+    /// Ends the lease's job with `change`, gives the chunk back and journals both, in one
+    /// transaction, only if `lease` still holds the chunk (``LeasingJobStore/endJob(_:_:journal:)``).
+    /// Unlike a release, it waits for the WAL flush: the job's state is durable when it returns.
+    /// - Returns: whether the lease still held the chunk.
+    @discardableResult
+    public func endJob(_ lease: ChunkLease, _ change: StateChange, journal event: JournalEntry?) throws -> Bool {
+        try transaction { connection in
+            guard try Self.release(lease, on: connection) else { return false }
+            try Self.apply(change, to: lease.jobID, journal: event, on: connection)
+            return true
+        }
+    }
+
+    /// Gives the chunk back, if `lease` still holds it, and journals `released`, inside the caller's transaction.
+    /// - Returns: whether the lease still held the chunk.
+    private static func release(_ lease: ChunkLease, on connection: Connection) throws -> Bool {
+        guard try connection.query(Statements.releaseLease, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
+                                   lease.worker).rowsAffected == 1 else { return false }
+        try append(lease.releasedEntry, on: connection)
+        return true
     }
 }
 

@@ -140,14 +140,25 @@ extension SQLiteJobStore: LeasingJobStore {
 
     @discardableResult
     public func release(_ lease: ChunkLease) throws -> Bool {
+        try write { try Self.release(lease, in: $0) }
+    }
+
+    @discardableResult
+    public func endJob(_ lease: ChunkLease, _ change: StateChange, journal event: JournalEntry?) throws -> Bool {
         try write { database in
-            try database.prepare(Statements.release).run(Self.holding(lease))
-            guard database.changes == 1 else { return false }
-            try Self.append(JournalEntry(jobID: lease.jobID, event: .released, detail: [
-                "chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
-            ]), to: database)
+            guard try Self.release(lease, in: database) else { return false }
+            try Self.apply(change, to: lease.jobID, journal: event, in: database)
             return true
         }
+    }
+
+    /// Gives the chunk back, if `lease` still holds it, and journals `released`, inside the caller's transaction.
+    /// - Returns: whether the lease still held the chunk.
+    private static func release(_ lease: ChunkLease, in database: SQLiteDatabase) throws -> Bool {
+        try database.prepare(Statements.release).run(holding(lease))
+        guard database.changes == 1 else { return false }
+        try append(lease.releasedEntry, to: database)
+        return true
     }
 
     /// The lease's chunk, epoch and worker, as `?1`…`?4` of the statements that need the lease held.
