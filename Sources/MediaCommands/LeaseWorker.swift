@@ -14,12 +14,16 @@ import TaskContract
 /// A chunk whose lease could not be renewed before it ran out (the database was unreachable, or
 /// another worker took the chunk over) is stopped and never committed: the worker fences itself
 /// (``Heartbeat``). A cancel announced through the store stops the chunks of that job at their next
-/// stop check (``cancels``); renewals report it too.
+/// stop check (``cancels``); renewals report it too. Renewals go through a connection of their own
+/// (``renewals``), so a claim or commit waiting on the store never holds a lease's renewal up.
 /// A stop (SIGINT/SIGTERM) ends claiming and lets the chunks in flight reach their boundary; a
 /// second one gives their leases back at once and ends the process.
 final class LeaseWorker: Sendable {
     let scheduler: JobScheduler
     let store: any LeasingJobStore
+    /// Where leases are renewed and the worker announces itself: the same store on a connection of
+    /// its own (``StoreLocation/renewalStore()``), or ``store`` itself where there is none.
+    let renewals: any LeasingJobStore
     /// Who claims, in the journal: host and process.
     let name: String
     let slots: Int
@@ -45,10 +49,11 @@ final class LeaseWorker: Sendable {
     /// before the next claim and as the worker ends.
     private let unjournalled = Mutex<[JournalEntry]>([])
 
-    init(scheduler: JobScheduler, store: any LeasingJobStore, slots: Int, lease: Duration, hasGPU: Bool, job: JobID? = nil,
-         cancels: CancelListener? = nil, console: Console) {
+    init(scheduler: JobScheduler, store: any LeasingJobStore, renewals: (any LeasingJobStore)? = nil, slots: Int, lease: Duration,
+         hasGPU: Bool, job: JobID? = nil, cancels: CancelListener? = nil, console: Console) {
         self.scheduler = scheduler
         self.store = store
+        self.renewals = renewals ?? store
         self.name = "\(ProcessInfo.processInfo.hostName):\(getpid())"
         self.slots = slots
         self.lease = lease
@@ -86,7 +91,7 @@ final class LeaseWorker: Sendable {
     /// Records this worker as live in the store now (`status`, and `.fail` submissions, read it);
     /// a store that cannot be reached now hears from it at the next beat.
     private func announce() {
-        try? store.announce(WorkerRecord(name: name, host: ProcessInfo.processInfo.hostName, pid: getpid(), hasGPU: hasGPU,
+        try? renewals.announce(WorkerRecord(name: name, host: ProcessInfo.processInfo.hostName, pid: getpid(), hasGPU: hasGPU,
                                          slots: slots, lease: lease))
     }
 
@@ -179,7 +184,7 @@ final class LeaseWorker: Sendable {
             return endWithBadItems(job, bad, package: claimed)
         }
         let task = ContinuedTask(request: job.request, progress: job.progress)
-        let heartbeat = Heartbeat(store: store, lease: claimed, task: task, claimedAt: claimedAt)
+        let heartbeat = Heartbeat(store: renewals, lease: claimed, task: task, claimedAt: claimedAt)
         inFlight.withLock { $0[slot] = (claimed, task, heartbeat) }
         defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }
         // A cancel asked for since the job's last chunk, announced before this one was in flight:

@@ -26,10 +26,11 @@ struct LeasedJobSession {
         let context = session.context
         let scheduler = session.scheduler
         let requiresGPU = handle.record.request.requiredResources.contains(.gpu)
-        let worker = LeaseWorker(scheduler: scheduler, store: store, slots: scheduler.leasedSlots(for: handle.record),
-                                 lease: lease, hasGPU: requiresGPU && GPUSelection.current().renderer != nil,
-                                 job: handle.id, cancels: (try? context.storeLocation())?.cancelListener(),
-                                 console: context.console)
+        let location = try? context.storeLocation()
+        let worker = LeaseWorker(scheduler: scheduler, store: store, renewals: location?.renewalStore(),
+                                 slots: scheduler.leasedSlots(for: handle.record), lease: lease,
+                                 hasGPU: requiresGPU && GPUSelection.current().renderer != nil, job: handle.id,
+                                 cancels: location?.cancelListener(), console: context.console)
         session.announce(handle, verb: "Starting")
         let reporter = session.progressReporter(for: handle)
         handle.task.expirationHandler = { worker.stopChunksInFlight() }

@@ -24,8 +24,9 @@ extension WorkerCommand: CommandWork {
         }
         let scheduler = try context.openMediaScheduler()
         guard let store = scheduler.store as? any LeasingJobStore else { return ExitCode.failed }
-        await LeaseWorker(scheduler: scheduler, store: store, slots: slots, lease: lease, hasGPU: hasGPU,
-                          cancels: try context.storeLocation().cancelListener(), console: context.console).run()
+        let location = try context.storeLocation()
+        await LeaseWorker(scheduler: scheduler, store: store, renewals: location.renewalStore(), slots: slots, lease: lease,
+                          hasGPU: hasGPU, cancels: location.cancelListener(), console: context.console).run()
         return ExitCode.completed
     }
 }

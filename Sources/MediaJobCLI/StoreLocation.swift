@@ -49,6 +49,17 @@ package enum StoreLocation: Equatable {
         return try? CancelListener(connectionString)
     }
 
+    /// A second connection to this store for a worker's lease renewals and announcements, so that
+    /// they never wait behind its claims and commits (one waiting on a lock another session holds),
+    /// nor these behind them (a renewal on a link gone silent, until `tcp_user_timeout`). Same
+    /// connection string, so the same keepalives, and a lost connection is remade with backoff as
+    /// the store's is. `nil` for SQLite (one writer at a time whatever the connection) or when no
+    /// connection can be made now: the worker then renews through its store.
+    package func renewalStore() -> (any LeasingJobStore)? {
+        guard case .postgres(let connectionString) = self else { return nil }
+        return try? PostgresJobStore(connectionString)
+    }
+
     /// Opens the store, creating or migrating its schema.
     /// - Throws: what the store's opening throws (a PostgreSQL error names the server, never the password).
     package func open() throws -> any JobStore {
