@@ -22,11 +22,13 @@ import Testing
                                                  environment: hold.environment(point: "chunk", hit: 1))
             try #require(hold.waitUntil(worker, isHeldAt: "the worker's first chunk"))
 
-            let locker = try schema.connect()
+            // The lock is held for as long as the waits below take on a loaded machine: its session's
+            // idle-in-transaction limit is well beyond their deadlines.
+            let locker = try schema.connect(idleInTransactionSessionTimeout: .seconds(600))
             try locker.query("BEGIN")
             try locker.query("LOCK TABLE jobs IN SHARE MODE")
             let watcher = try schema.connect()
-            try await waitUntil("the worker's other slot waits for the lock on the jobs table") {
+            try await waitUntil("the worker's other slot waits for the lock on the jobs table", limit: .seconds(120)) {
                 try watcher.query("""
                     SELECT 1 AS waiting FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
                     WHERE l.relation = 'jobs'::regclass AND NOT l.granted AND a.application_name = 'mediajob'
@@ -39,7 +41,7 @@ import Testing
                     """, id.rawValue).first.map { (try $0["idx"], try $0["expires"]) }
             }
             let first = try #require(try heldLease(), "the held chunk's lease is live")
-            try await waitUntil("the held chunk's lease is renewed past two more leases", limit: .seconds(60)) {
+            try await waitUntil("the held chunk's lease is renewed past two more leases", limit: .seconds(120)) {
                 guard let lease = try heldLease() else {
                     Issue.record("the held chunk's lease ran out while the worker's claims waited")
                     return true
