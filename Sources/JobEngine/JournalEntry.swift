@@ -16,8 +16,10 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         /// it may succeed on another machine).
         case chunkFailed = "chunk_failed"
         /// A worker stopped a chunk itself because its lease was lost, or about to run out with no
-        /// renewal (detail: chunk, epoch, worker); stamped when the chunk stopped, by the worker's
-        /// clock, and written once the worker could reach the store again.
+        /// renewal (detail: chunk, epoch, worker, and `after_claim`: seconds from the claim's
+        /// answer to the stop, by the worker's monotonic clock, which places the stop on the store's
+        /// clock from the claim's ``JournalEntry/storedAt``); stamped when the chunk stopped, by the
+        /// worker's clock, and written once the worker could reach the store again.
         case fenced
     }
 
@@ -26,15 +28,21 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var event: Event
     /// Event details: chunk, outcome, process, message.
     public var detail: [String: String]
+    /// When the store recorded the entry, by the store's own clock (the database's, for PostgreSQL),
+    /// as the store reads it back; `nil` before then, and where the store keeps no clock of its own.
+    /// Unlike ``at`` (the clock of the process that wrote the entry), it orders entries from many
+    /// machines on one clock.
+    public var storedAt: Date?
 
-    public init(jobID: JobID, at: Date = Date(), event: Event, detail: [String: String] = [:]) {
+    public init(jobID: JobID, at: Date = Date(), event: Event, detail: [String: String] = [:], storedAt: Date? = nil) {
         self.jobID = jobID
         self.at = at
         self.event = event
         self.detail = detail
+        self.storedAt = storedAt
     }
 
     private enum CodingKeys: String, CodingKey {
-        case jobID = "job_id", at, event, detail
+        case jobID = "job_id", at, event, detail, storedAt = "stored_at"
     }
 }

@@ -163,7 +163,7 @@ final class LeaseWorker: Sendable {
                 try? await Task.sleep(for: idleWait)
                 continue
             }
-            await run(claimed, claimedAt: asked, slot: slot)
+            await run(claimed, claimedAt: asked, answeredAt: .now, slot: slot)
         }
     }
 
@@ -177,8 +177,11 @@ final class LeaseWorker: Sendable {
     }
 
     /// Runs one leased chunk (or package stage) and commits it, or gives it back.
-    /// - Parameter claimedAt: when the claim was asked for: the lease began no sooner.
-    private func run(_ claimed: ChunkLease, claimedAt: ContinuousClock.Instant, slot: Int) async {
+    /// - Parameters:
+    ///   - claimedAt: when the claim was asked for: the lease began no sooner.
+    ///   - answeredAt: when the claim's answer came: the lease began no later.
+    private func run(_ claimed: ChunkLease, claimedAt: ContinuousClock.Instant, answeredAt: ContinuousClock.Instant,
+                     slot: Int) async {
         guard let job = try? store.job(claimed.jobID) else { return giveBack(claimed) }
         if claimed.chunkIndex == ChunkLease.packageIndex, let bad = try? failedItems(of: job), !bad.isEmpty {
             return endWithBadItems(job, bad, package: claimed)
@@ -199,11 +202,12 @@ final class LeaseWorker: Sendable {
         } catch {
             result = .failure(error)
         }
+        let stopped = (at: Date(), afterClaim: answeredAt.duration(to: .now))
         let ending = heartbeat.end()
         // Self-fencing: once the lease is lost the chunk may be another worker's, and nothing of
         // this run counts, not even its failure (the job may be complete by now).
         guard ending != .lost, result.isSuccess || (try? store.renew(claimed)) != .lost else {
-            return fenced(claimed, in: job)
+            return fenced(claimed, in: job, stoppedAt: stopped.at, afterClaim: stopped.afterClaim)
         }
         switch result {
         case .success(let checkpoint):
@@ -301,15 +305,16 @@ final class LeaseWorker: Sendable {
 
     /// The chunk stopped because its lease was lost (or about to be, with no renewal): its output is
     /// removed at once, without the store, which may be out of reach; the stop is journalled
-    /// (`fenced`, stamped when the chunk stopped) once the store can be reached again.
-    private func fenced(_ claimed: ChunkLease, in job: JobRecord) {
-        let stopped = Date()
+    /// (`fenced`, stamped when the chunk stopped, with how long after the claim's answer by the
+    /// monotonic clock) once the store can be reached again.
+    private func fenced(_ claimed: ChunkLease, in job: JobRecord, stoppedAt stopped: Date, afterClaim: Duration) {
         console.err("Worker \(name): lost the lease on chunk \(claimed.chunkIndex) of job \(claimed.jobID.short); "
             + "its work is dropped.")
         discardOutputs(of: claimed, in: job)
         unjournalled.withLock {
             $0.append(JournalEntry(jobID: claimed.jobID, at: stopped, event: .fenced, detail: [
                 "chunk": String(claimed.chunkIndex), "epoch": String(claimed.epoch), "worker": name,
+                "after_claim": String(format: "%.3f", afterClaim / .seconds(1)),
             ]))
         }
         journalPending()

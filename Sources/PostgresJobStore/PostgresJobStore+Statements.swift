@@ -93,7 +93,7 @@ extension PostgresJobStore {
         static let costHistory = PreparedStatement(
             "mediajob_cost_history", "SELECT stage, seconds_per_work FROM cost_history WHERE kind = $1")
         static let journal = PreparedStatement(
-            "mediajob_journal", "SELECT at, event, detail FROM journal WHERE job_id = $1 ORDER BY seq")
+            "mediajob_journal", "SELECT at, event, detail, stored_at FROM journal WHERE job_id = $1 ORDER BY seq")
         static let appendJournal = PreparedStatement(
             "mediajob_append_journal", "INSERT INTO journal (job_id, at, event, detail) VALUES ($1, $2, $3, $4)")
         static let learnCost = PreparedStatement("mediajob_learn_cost", """

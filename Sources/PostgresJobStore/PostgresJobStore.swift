@@ -204,7 +204,8 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                              event: try PostgresJobRow.known(JournalEntry.Event.self, row["event"], column: "journal event",
                                                              job: id.rawValue),
                              detail: try PostgresJobRow.decode([String: String].self, Data((row["detail"] as String).utf8),
-                                                               column: "journal detail", job: id.rawValue))
+                                                               column: "journal detail", job: id.rawValue),
+                             storedAt: (try row["stored_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }
         }
     }

@@ -148,6 +148,13 @@ enum PostgresSchema {
         Migration("9-chunk-ran-by", [
             "ALTER TABLE chunks ADD COLUMN ran_by text",
         ]),
+        // When the store recorded each journal entry, by the database's clock (Unix seconds; the
+        // transaction's start), whoever wrote it: `at` is the writing machine's clock. Entries
+        // journalled before this migration have none.
+        Migration("10-journal-stored-at", [
+            "ALTER TABLE journal ADD COLUMN stored_at double precision",
+            "ALTER TABLE journal ALTER COLUMN stored_at SET DEFAULT extract(epoch FROM now())",
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).

@@ -212,11 +212,13 @@ public final class SQLiteJobStore: JobStore {
 
     public func journal(of id: JobID) throws -> [JournalEntry] {
         try read { database in
-            try database.prepare("SELECT at, event, detail FROM journal WHERE job_id = ?1 ORDER BY seq").rows([.text(id.rawValue)]) { row in
+            try database.prepare("SELECT at, event, detail, stored_at FROM journal WHERE job_id = ?1 ORDER BY seq")
+                .rows([.text(id.rawValue)]) { row in
                 JournalEntry(jobID: id, at: Date(timeIntervalSince1970: try row.real("at")),
                              event: try JobRow.known(JournalEntry.Event.self, row.text("event"), column: "journal event",
                                                      job: id.rawValue),
-                             detail: try JobRow.decode([String: String].self, Data(row.text("detail").utf8)))
+                             detail: try JobRow.decode([String: String].self, Data(row.text("detail").utf8)),
+                             storedAt: try row.optionalReal("stored_at").map(Date.init(timeIntervalSince1970:)))
             }
         }
     }

@@ -16,6 +16,8 @@ enum SQLiteSchema {
     /// open an input, `failed_by` is the last such worker, `failure` the last message (naming the
     /// host); `failed` settles a chunk whose items are bad until the job is resumed.
     /// Version 7: live workers (``WorkerRecord``), each one's heartbeat by ``SQLiteClock``.
+    /// Version 8: the worker whose lease committed each chunk.
+    /// Version 9: when the store recorded each journal entry, by ``SQLiteClock``.
     static let migrations: [String] = [
         """
         CREATE TABLE jobs (
@@ -116,6 +118,16 @@ enum SQLiteSchema {
         """,
         // The worker (`host:pid`) whose lease committed each chunk, for `status`.
         "ALTER TABLE chunks ADD COLUMN ran_by TEXT;",
+        // When the store recorded each journal entry, by ``SQLiteClock``, set by a trigger as
+        // PostgreSQL's column default does (ALTER TABLE cannot give a column a default that is not
+        // constant); entries from before have none.
+        """
+        ALTER TABLE journal ADD COLUMN stored_at REAL;
+        CREATE TRIGGER journal_stored_at AFTER INSERT ON journal FOR EACH ROW WHEN NEW.stored_at IS NULL
+        BEGIN
+            UPDATE journal SET stored_at = \(SQLiteClock.now) WHERE seq = NEW.seq;
+        END;
+        """,
     ]
 
     /// The newest schema version.

@@ -94,6 +94,7 @@ import Testing
         #expect(try reader.journal(of: id).last { $0.event == .ended }?.detail["outcome"] == "paused")
         let check = LeaseJournalCheck(try reader.journal(of: id), chunkKeys: [:])
         #expect(check.violations == [])
+        #expect(check.overruns == [])
     }
 
     /// The chunks (the package stage included) not done whose latest claim, in the journal, is by

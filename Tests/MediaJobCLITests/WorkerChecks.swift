@@ -35,6 +35,7 @@ func expectWorkersRanEveryUnitOnce(_ workers: [CLIProcess], units: Int, job id: 
     let journal = try store.journal(of: id)
     let check = try leaseCheck(journal, of: id, in: store)
     #expect(check.violations == [])
+    #expect(check.overruns == [])
     #expect(check.refusedCommits == 0)
     let claims = journal.filter { $0.event == .claimed }
     #expect(claims.count == units + 1, "each chunk and the package stage claimed once")
@@ -63,6 +64,7 @@ func expectOneRescue(of heldChunk: Int, from pid: Int32, job id: JobID, in store
     let journal = try store.journal(of: id)
     let check = try leaseCheck(journal, of: id, in: store)
     #expect(check.violations == [])
+    #expect(check.overruns == [], "the killed worker ran nothing past its lease")
     #expect(check.rescues == 1)
     #expect(check.refusedCommits == 0)
     #expect(journal.contains { entry in
@@ -71,7 +73,8 @@ func expectOneRescue(of heldChunk: Int, from pid: Int32, job id: JobID, in store
     }, "the held chunk was rescued from the killed worker")
 }
 
-/// The lease journal check of the job's journal, its package stage included.
+/// The lease journal check of the job's journal, its package stage included, with the default
+/// rescue interval (``LeaseJournalCheck/defaultRescueInterval``).
 func leaseCheck(_ journal: [JournalEntry], of id: JobID, in store: any JobStore) throws -> LeaseJournalCheck {
     var keys = Dictionary(uniqueKeysWithValues: try store.chunks(of: id).map { ($0.index, $0.plan.key) })
     keys[ChunkLease.packageIndex] = "package"

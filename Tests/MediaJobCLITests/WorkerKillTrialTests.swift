@@ -77,6 +77,7 @@ import Testing
                 }
                 let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
                 #expect(check.violations == [], "trial \(trial)")
+                #expect(check.overruns == [], "trial \(trial)")
                 #expect(check.refusedCommits == 0, "trial \(trial)")
                 #expect(check.rescues == (heldChunk == nil ? 0 : 1), "trial \(trial): the held chunk, and only it, was rescued")
                 if let heldChunk {

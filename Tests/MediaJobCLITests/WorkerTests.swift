@@ -145,6 +145,8 @@ import Testing
             let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
             #expect(check.violations == [])
             #expect(check.rescues == 1)
+            // Stopped, it could not fence itself: it may have run past its lease, and only it.
+            #expect(check.overruns.allSatisfy { $0.worker?.hasSuffix(":\(stale.pid)") == true }, "\(check.overruns)")
         }
     }
 
@@ -199,6 +201,8 @@ import Testing
             #expect(check.violations == [])
             #expect(check.rescues == 1)
             #expect(check.refusedCommits == 1)
+            #expect(check.overruns.map(\.worker) == ["\(ProcessInfo.processInfo.hostName):\(stale.pid)"],
+                    "its commit, refused, came long after the rescue: it ran past its lease, stopped")
         }
     }
 

@@ -32,8 +32,17 @@ struct PostgresSchemaTests {
             #expect(withDates(of: job, original) == job)
             #expect(try store.chunks(of: original.id).map(\.plan) == makeChunks(3))
             #expect(try store.journal(of: original.id).map(\.event) == [.submitted])
+            #expect(try store.journal(of: original.id).map(\.storedAt) == [nil], "entries from before migration 10 have no stored time")
             try store.requestCancel(original.id)
             #expect(try store.isCancelRequested(original.id))
+
+            // New entries get the database's time, whatever the writer's clock stamped as `at`.
+            try store.append(JournalEntry(jobID: original.id, at: Date(timeIntervalSince1970: 0), event: .started))
+            let stored = try #require(try store.journal(of: original.id).last?.storedAt)
+            let databaseNow: Double = try #require(try schema.connect().query("SELECT extract(epoch FROM now())::float8 AS now")
+                .first?["now"])
+            #expect(stored.timeIntervalSince1970 <= databaseNow && stored.timeIntervalSince1970 > databaseNow - 600,
+                    "stored at \(stored.timeIntervalSince1970), the database's now \(databaseNow)")
         }
     }
 
@@ -74,9 +83,9 @@ struct PostgresSchemaTests {
             }
             #expect(failures.withLock { $0 } == [])
             #expect(opened.withLock { $0 } == 6)
-            let names = try schema.connect().query("SELECT name FROM mediajob_schema_migrations ORDER BY name")
+            let names = try schema.connect().query("SELECT name FROM mediajob_schema_migrations")
                 .map { try $0["name"] as String }
-            #expect(names == PostgresSchema.migrations.map(\.name))
+            #expect(names.sorted() == PostgresSchema.migrations.map(\.name).sorted(), "each migration applied once")
         }
     }
 

@@ -10,11 +10,28 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 8)
+            #expect(SQLiteSchema.latest == 9)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 8)
+                #expect(try store.schemaVersion == 9)
             }
+        }
+    }
+
+    /// Journal entries get the store's time once the store is at version 9; older ones keep none.
+    @Test func versionEightJournalEntriesGainTheStoresTimeOnlyOnceMigrated() throws {
+        try withStorePath { path in
+            let job: JobRecord
+            do {
+                let old = try SQLiteJobStore(path: path, schemaVersion: 8)
+                job = try old.insert(try makeJob(), chunks: makeChunks(1))
+            }
+            let store = try SQLiteJobStore(path: path)
+            #expect(try store.journal(of: job.id).map(\.storedAt) == [nil], "entries from before the migration have no stored time")
+            try store.append(JournalEntry(jobID: job.id, at: Date(timeIntervalSince1970: 0), event: .started))
+            let stored = try #require(try store.journal(of: job.id).last?.storedAt, "a new entry has the store's time")
+            // SQLite's clock is this machine's, whatever the writer stamped as `at`.
+            #expect(abs(stored.timeIntervalSinceNow) < 600, "stored at \(stored)")
         }
     }
 
