@@ -6,10 +6,23 @@ import TaskContract
 /// How a ``JobRecord`` maps to a row of the `jobs` table, and the JSON the store keeps in `bytea`
 /// and `text` columns.
 enum PostgresJobRow {
+    /// The columns ``record(_:)`` reads, selected `FROM jobs`. The job's progress is the furthest
+    /// of its own and of those its chunks' commits left in `job_progress`
+    /// (``PostgresJobStore/progressShards``), and it was updated when the later of them was.
     static let columns = """
-        id, kind, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection,
-        message, progress, queue_seq, created_at, updated_at, owner_pid
+        id, kind, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection, message,
+        COALESCE((SELECT p.progress FROM job_progress p
+                  WHERE p.job_id = jobs.id AND p.fraction >= \(fraction(of: "jobs.progress"))
+                  ORDER BY p.fraction DESC, p.updated_at DESC LIMIT 1), progress) AS progress,
+        queue_seq, created_at,
+        GREATEST(updated_at, (SELECT max(p.updated_at) FROM job_progress p WHERE p.job_id = jobs.id)) AS updated_at,
+        owner_pid
         """
+
+    /// The bar's fraction of the progress stored in `column` (JSON in `bytea`), -1 when it has none.
+    static func fraction(of column: String) -> String {
+        "COALESCE((convert_from(\(column), 'UTF8')::jsonb #>> '{bar,fraction}')::float8, -1)"
+    }
 
     /// Reads a row selected with ``columns``, by column name.
     /// - Throws: ``JobStoreError`` for a state, failure or rejection this program does not know,

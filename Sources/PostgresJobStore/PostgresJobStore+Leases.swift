@@ -288,43 +288,60 @@ extension PostgresJobStore.Statements {
     /// `$5` cost, `$6` executor, `$7` the time, `$8` output, `$9` progress and `$10` its fraction,
     /// `$11` kind, `$12` stage and `$13` its learned cost, `$14` the skipped items (a JSON array of
     /// `item` and `reason`) with `$15` their outcome. Marks the chunk done if the lease still holds
-    /// it, and only then counts it done on its job (a row lock that orders one job's commits),
-    /// stores the progress unless the stored one is further, replaces the chunk's skipped items,
-    /// learns the cost, and journals the job's first progress (when it is its first chunk done)
-    /// and the checkpoint. Returns one row when it committed, none when the lease no longer held.
+    /// it, and only then stores the progress in the chunk's row of `job_progress` unless that row's
+    /// is further, marks the job progressed (journalling its first progress, when it is its first
+    /// chunk done), replaces the chunk's skipped items, learns the cost, and journals the
+    /// checkpoint with the bar's fraction now. Returns one row when it committed, none when the
+    /// lease no longer held.
+    ///
+    /// No row that other chunks' commits write is locked, so commits wait for the WAL flush
+    /// together (PostgreSQL's group commit): the job's row only by the first commit, which sets
+    /// `progressed` (the others read it set and skip it without a lock), a `job_progress` row only
+    /// by chunks ``PostgresJobStore/progressShards`` apart, and a cost only when it changed (an
+    /// unchanged one is neither updated nor locked, which `ON CONFLICT DO UPDATE` would do).
     static let commitChunkWithProgress = PreparedStatement("mediajob_commit_chunk_with_progress", """
         WITH marked AS (
             UPDATE chunks SET done = true, cost_s = $5, executor = $6, done_at = $7, output = $8,
                 ran_by = lease_owner, lease_owner = NULL, lease_expires_at = NULL
             WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done AND idx >= 0
             RETURNING job_id
-        ), counted AS (
-            UPDATE jobs j SET chunks_done = j.chunks_done + 1, updated_at = $7,
-                progress = CASE WHEN (convert_from(j.progress, 'UTF8')::jsonb #>> '{bar,fraction}')::float8 > $10
-                    THEN j.progress ELSE $9 END
-            FROM marked WHERE j.id = marked.job_id
-            RETURNING j.chunks_done, (convert_from(j.progress, 'UTF8')::jsonb #>> '{bar,fraction}')::float8 AS fraction
+        ), stored AS (
+            INSERT INTO job_progress (job_id, shard, fraction, progress, updated_at)
+            SELECT $1, $2 % \(PostgresJobStore.progressShards), $10, $9, $7 FROM marked
+            ON CONFLICT (job_id, shard) DO UPDATE SET
+                progress = CASE WHEN job_progress.fraction > excluded.fraction THEN job_progress.progress ELSE excluded.progress END,
+                fraction = GREATEST(job_progress.fraction, excluded.fraction), updated_at = excluded.updated_at
+            RETURNING fraction
+        ), shown AS (
+            SELECT GREATEST(stored.fraction, (SELECT max(p.fraction) FROM job_progress p WHERE p.job_id = $1),
+                            (SELECT \(PostgresJobRow.fraction(of: "j.progress")) FROM jobs j WHERE j.id = $1)) AS fraction
+            FROM stored
+        ), first AS (
+            UPDATE jobs j SET progressed = true FROM marked WHERE j.id = marked.job_id AND NOT j.progressed
+            RETURNING j.id
         ), forgotten AS (
             DELETE FROM bad_items b USING marked WHERE b.job_id = $1 AND b.chunk_idx = $2
         ), skipped AS (
             INSERT INTO bad_items (job_id, chunk_idx, position, item, reason, outcome)
             SELECT $1, $2, s.position - 1, s.item ->> 'item', s.item ->> 'reason', $15
             FROM marked, jsonb_array_elements($14::jsonb) WITH ORDINALITY s(item, position)
+        ), relearned AS (
+            UPDATE cost_history SET seconds_per_work = $13, updated_at = $7
+            FROM marked WHERE kind = $11 AND stage = $12 AND seconds_per_work IS DISTINCT FROM $13
         ), learned AS (
             INSERT INTO cost_history (kind, stage, seconds_per_work, updated_at)
             SELECT $11, $12, $13, $7 FROM marked
-            ON CONFLICT (kind, stage) DO UPDATE SET seconds_per_work = excluded.seconds_per_work,
-                updated_at = excluded.updated_at
+            ON CONFLICT (kind, stage) DO NOTHING
         ), journalled AS (
             INSERT INTO journal (job_id, at, event, detail)
             SELECT $1, $7, entry.event, entry.detail
-            FROM counted, LATERAL (VALUES
+            FROM shown, LATERAL (VALUES
                 (1, '\(JournalEntry.Event.progressFirst.rawValue)', '{}'),
                 (2, '\(JournalEntry.Event.checkpoint.rawValue)', jsonb_build_object(
                     'chunk', $2::text, 'epoch', $3::text, 'worker', $4::text, 'output', $8::text,
-                    'fraction', round(counted.fraction::numeric, 4)::text)::text)
+                    'fraction', round(shown.fraction::numeric, 4)::text)::text)
             ) entry(position, event, detail)
-            WHERE entry.position = 2 OR counted.chunks_done = 1
+            WHERE entry.position = 2 OR EXISTS (SELECT 1 FROM first)
             ORDER BY entry.position
         )
         SELECT 1 AS committed FROM marked

@@ -25,9 +25,9 @@ extension PostgresJobStore {
             SELECT idx, plan, done, cost_s, executor, output FROM chunks
             WHERE job_id = $1 AND idx >= 0 AND idx >= $2 ORDER BY idx LIMIT $3
             """)
-        /// Locks the job's row, which orders the checkpoints of one job, and reads how many of its
-        /// chunks are done.
-        static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT chunks_done FROM jobs WHERE id = $1 FOR UPDATE")
+        /// Locks the job's row, which orders the checkpoints of one job, and reads whether any of its
+        /// chunks is done.
+        static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT progressed FROM jobs WHERE id = $1 FOR UPDATE")
         /// Marks a chunk done (again, if it was: "already done" is tolerated) and says whether it was.
         static let markDone = PreparedStatement("mediajob_mark_done", """
             UPDATE chunks c SET done = true, cost_s = $3, executor = $4, done_at = $5
@@ -35,12 +35,16 @@ extension PostgresJobStore {
             WHERE c.job_id = $1 AND c.idx = $2 AND c.idx >= 0 AND before.job_id = c.job_id AND before.idx = c.idx
             RETURNING before.done AS was_done
             """)
-        static let countChunkDone = PreparedStatement(
-            "mediajob_count_chunk_done", "UPDATE jobs SET chunks_done = chunks_done + 1 WHERE id = $1")
-        /// Counts the job's done chunks again, after a replan removed some (the only count, and a rare one).
-        static let recountChunksDone = PreparedStatement("mediajob_recount_chunks_done", """
-            UPDATE jobs SET chunks_done = (SELECT count(*) FROM chunks WHERE job_id = $1 AND idx >= 0 AND done) WHERE id = $1
+        static let markProgressed = PreparedStatement(
+            "mediajob_mark_progressed", "UPDATE jobs SET progressed = true WHERE id = $1 AND NOT progressed")
+        /// Looks again whether any of the job's chunks is done, after a replan removed some.
+        static let recheckProgressed = PreparedStatement("mediajob_recheck_progressed", """
+            UPDATE jobs SET progressed = EXISTS (SELECT 1 FROM chunks WHERE job_id = $1 AND idx >= 0 AND done) WHERE id = $1
             """)
+        /// Forgets the progress the job's chunks committed (``PostgresJobStore/progressShards``): a
+        /// reset or a replan sets the job's progress anew, and it may rightly go back.
+        static let forgetCommittedProgress = PreparedStatement(
+            "mediajob_forget_committed_progress", "DELETE FROM job_progress WHERE job_id = $1")
         static let setProgress = PreparedStatement(
             "mediajob_set_progress", "UPDATE jobs SET progress = $2, updated_at = $3 WHERE id = $1")
         /// Gives a stopped job's failed chunks (``ChunkFailure``) back to be claimed afresh, as it
@@ -69,7 +73,7 @@ extension PostgresJobStore {
                     ran_by = NULL
                 WHERE job_id = $1
             )
-            UPDATE jobs SET chunks_done = 0 WHERE id = $1
+            UPDATE jobs SET progressed = false WHERE id = $1
             """)
         static let setSpec = PreparedStatement("mediajob_set_spec", """
             UPDATE jobs SET spec = $2, work_key = $3, progress = $4, updated_at = $5 WHERE id = $1

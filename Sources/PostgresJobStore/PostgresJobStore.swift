@@ -27,6 +27,12 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     /// A session ended so is remade, and its transaction run again, at its next call.
     static let idleInTransactionTimeout = Duration.seconds(5)
 
+    /// How many rows of `job_progress` a job's chunk commits spread its progress over (a chunk's is
+    /// its index modulo this): commits of chunks in different rows lock no row in common, so they
+    /// wait for the WAL flush together rather than one after another, and reading a job's progress
+    /// reads at most this many rows.
+    static let progressShards = 16
+
     /// Connects and brings the schema up to date.
     /// - Parameters:
     ///   - connectionString: a libpq connection URL or `key=value` string.
@@ -109,16 +115,16 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     public func checkpoint(_ checkpoint: Checkpoint) throws {
         try transaction { connection in
             let id = checkpoint.jobID.rawValue
-            guard let doneBefore: Int = try connection.query(Statements.lockJob, id).first?["chunks_done"] else {
+            guard let progressed: Bool = try connection.query(Statements.lockJob, id).first?["progressed"] else {
                 throw JobStoreError.noSuchJob(checkpoint.jobID)
             }
             let marked = try connection.query(Statements.markDone, id, checkpoint.chunkIndex, checkpoint.costSeconds,
                                               checkpoint.executor, Date().timeIntervalSince1970).first
             guard let marked else { throw JobStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
             if try !(marked["was_done"] as Bool) {
-                try connection.query(Statements.countChunkDone, id)
+                try connection.query(Statements.markProgressed, id)
             }
-            try Self.record(checkpoint, firstDone: doneBefore == 0, on: connection)
+            try Self.record(checkpoint, firstDone: !progressed, on: connection)
         }
     }
 
@@ -151,6 +157,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     public func resetChunks(of id: JobID, progress: ProgressSnapshot) throws {
         try transaction { connection in
             try connection.query(Statements.resetChunks, id.rawValue)
+            try connection.query(Statements.forgetCommittedProgress, id.rawValue)
             try connection.query(Statements.forgetAllBadItems, id.rawValue)
             try connection.query(Statements.setProgress, id.rawValue, try PostgresJobRow.encode(progress),
                                  Date().timeIntervalSince1970)
@@ -166,7 +173,8 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             // An integer[] in PostgreSQL's text format: {3,4}.
             let redoing = "{" + replan.redoing.sorted().map(String.init).joined(separator: ",") + "}"
             try connection.query(Statements.removeChunksToRedo, id, redoing)
-            try connection.query(Statements.recountChunksDone, id)
+            try connection.query(Statements.recheckProgressed, id)
+            try connection.query(Statements.forgetCommittedProgress, id)
             try connection.query(Statements.forgetBadItemsOfRemovedChunks, id)
             let first: Int = try connection.query(Statements.nextChunkIndex, id).first?["next"] ?? 0
             for (offset, chunk) in replan.chunks.enumerated() {

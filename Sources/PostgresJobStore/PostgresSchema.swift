@@ -155,6 +155,27 @@ enum PostgresSchema {
             "ALTER TABLE journal ADD COLUMN stored_at double precision",
             "ALTER TABLE journal ALTER COLUMN stored_at SET DEFAULT extract(epoch FROM now())",
         ]),
+        // Commits that do not wait for each other: a chunk's commit no longer updates its job's row,
+        // whose lock it held through its WAL flush, so that one job's commits were flushed one after
+        // another. The progress it moves goes to one of a few rows of `job_progress` (the chunk's
+        // index modulo ``PostgresJobStore/progressShards``), and the job's progress is the furthest of
+        // those and the job's own; `progressed` replaces the count of done chunks, which only said
+        // whether a chunk was the job's first done, and is set once, by that first commit.
+        Migration("11-progress-off-the-job-row", [
+            """
+            CREATE TABLE job_progress (
+                job_id text NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+                shard integer NOT NULL,
+                fraction double precision NOT NULL,
+                progress bytea NOT NULL,
+                updated_at double precision NOT NULL,
+                PRIMARY KEY (job_id, shard)
+            )
+            """,
+            "ALTER TABLE jobs ADD COLUMN progressed boolean NOT NULL DEFAULT false",
+            "UPDATE jobs SET progressed = chunks_done > 0",
+            "ALTER TABLE jobs DROP COLUMN chunks_done",
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).

@@ -6,6 +6,7 @@ import Postgres
 @testable import PostgresJobStore
 import PostgresTestKit
 import Synchronization
+import TaskContract
 import Testing
 
 struct PostgresSchemaTests {
@@ -86,6 +87,40 @@ struct PostgresSchemaTests {
             let names = try schema.connect().query("SELECT name FROM mediajob_schema_migrations")
                 .map { try $0["name"] as String }
             #expect(names.sorted() == PostgresSchema.migrations.map(\.name).sorted(), "each migration applied once")
+        }
+    }
+
+    @Test func aStoreMadeWhileCommitsUpdatedTheJobsRowKeepsItsProgressAndFirstProgressWhenItMigrates() throws {
+        try PostgresTestSchema.with { schema in
+            let started: JobRecord, fresh: JobRecord
+            let snapshot: ProgressSnapshot
+            do {
+                let old = try PostgresJobStore(schema.url, settings: ["search_path": schema.name], migrations: 10)
+                started = try old.insert(try makeJob(state: .running, unitsTotal: 3), chunks: makeChunks(3))
+                fresh = try old.insert(try makeJob(workKey: "work-2", state: .running, unitsTotal: 1), chunks: makeChunks(1))
+                // Chunk 0 of the first job committed as that version did: its count and progress on the job's row.
+                snapshot = progress(after: started.progress, total: 3, stage: .render, cost: 1)
+                let connection = try schema.connect()
+                try connection.query("UPDATE chunks SET done = true WHERE job_id = $1 AND idx = 0", started.id.rawValue)
+                try connection.query("UPDATE jobs SET chunks_done = 1, progress = $2 WHERE id = $1", started.id.rawValue,
+                                     try PostgresJobRow.encode(snapshot))
+            }
+
+            let store = try schema.openStore()
+            #expect(try store.job(started.id)?.progress == snapshot, "the progress the old commit stored on the job's row")
+            for job in [started, fresh] {
+                let lease = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+                let next = progress(after: job.id == started.id ? snapshot : job.progress, total: job.progress.unitsTotal,
+                                    stage: lease.plan.stage, cost: 1)
+                #expect(try store.commit(lease, checkpoint: Checkpoint(
+                    jobID: job.id, chunkIndex: lease.chunkIndex, stage: lease.plan.stage, kind: job.kind, costSeconds: 1,
+                    executor: "cpu", progress: next)) == .committed)
+                #expect(try store.job(job.id)?.progress == next)
+            }
+            #expect(try store.journal(of: started.id).filter { $0.event == .progressFirst }.isEmpty,
+                    "the chunk done before the migration was the first, so the next commit's is not")
+            #expect(try store.journal(of: fresh.id).filter { $0.event == .progressFirst }.count == 1,
+                    "a job with no chunk done before the migration gets its first progress from its first commit")
         }
     }
 
