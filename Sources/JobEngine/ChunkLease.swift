@@ -28,14 +28,25 @@ public struct ChunkLease: Sendable, Equatable {
     public let worker: String
     /// How long the lease lasts from its claim or last renewal, by the database's clock.
     public let duration: Duration
+    /// A random token that names this claim alone, from a store whose claims do not wait to be
+    /// durable (PostgreSQL's): a claim lost in a crash of the database leaves the chunk's epoch
+    /// where it was, so the next claim hands the same epoch out again, and only the token tells
+    /// the two leases (and their outputs) apart. `nil` from a store whose claims are durable.
+    public let token: String?
 
     /// How many leases of one chunk may fail on workers that could not open an input before its
     /// items count as bad, as they would in one process.
     public static let unreachableInputAttempts = 3
 
-    /// The name the chunk's output gets under this lease, `<key>.<epoch>`: a stale writer never
-    /// writes over the output of a later claim.
-    public var outputName: String { "\(plan.key).\(epoch)" }
+    /// The name the chunk's output gets under this lease, `<key>.<epoch>` (`<key>.<epoch>-<token>`
+    /// with a token): a stale writer never writes over the output of a later claim.
+    public var outputName: String { "\(plan.key).\(epoch)" + (token.map { "-\($0)" } ?? "") }
+
+    /// A new claim token: 16 hexadecimal digits, 64 random bits.
+    public static func makeToken() -> String {
+        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
 
     /// The `released` journal entry a store appends when it gives the chunk back under this lease:
     /// its chunk, epoch and worker.
@@ -45,7 +56,7 @@ public struct ChunkLease: Sendable, Equatable {
 
     /// The memberwise lease, as a store's claim makes it.
     public init(jobID: JobID, chunkIndex: Int, plan: PlannedChunk, epoch: Int64, attempt: Int, failures: Int = 0,
-                worker: String, duration: Duration) {
+                worker: String, duration: Duration, token: String? = nil) {
         self.jobID = jobID
         self.chunkIndex = chunkIndex
         self.plan = plan
@@ -54,6 +65,7 @@ public struct ChunkLease: Sendable, Equatable {
         self.failures = failures
         self.worker = worker
         self.duration = duration
+        self.token = token
     }
 }
 

@@ -35,7 +35,8 @@ extension LeaseContract {
             #expect(try store.job(job.id)?.state == .queued)
             let lease = try #require(try store.claim("w", lease: .seconds(90)))
             #expect(try store.job(job.id)?.state == .running, "a job is running from its first claim")
-            #expect(lease.outputName == "c0.1")
+            #expect(lease.outputName == "c0.1" + (lease.token.map { "-\($0)" } ?? ""),
+                    "the key and epoch, and the claim's token where the store gives one")
             #expect(lease.duration == .seconds(90))
             #expect(try open().claim("other") == nil, "a live lease is not rescued")
         },

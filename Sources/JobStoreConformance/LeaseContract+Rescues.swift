@@ -34,10 +34,10 @@ extension LeaseContract {
             #expect(claims.last?.detail["rescued_from"] == "stopped")
             let refused = journal.filter { $0.event == .commitRefused }
             #expect(refused.map { $0.detail["epoch"] } == ["1", "1"])
-            #expect(refused.first?.detail["output"] == "c0.1")
+            #expect(refused.first?.detail["output"] == stale.outputName)
             let committed = journal.filter { $0.event == .checkpoint }
             #expect(committed.map { $0.detail["epoch"] } == ["2"])
-            #expect(committed.first?.detail["output"] == "c0.2")
+            #expect(committed.first?.detail["output"] == rescue.outputName)
         },
         LeaseContract("stalled workers past their lease are rescued and their commits refused") { open in
             let count = 9

@@ -8,7 +8,8 @@ import JobEngine
 ///   package stage, with its epoch and output);
 /// - no commit came from an epoch that had lost its lease: a commit's epoch is the chunk's latest
 ///   claim before it;
-/// - every output committed is `<key>.<epoch>` of that commit's own epoch, so no two commits share one;
+/// - every output committed is `<key>.<epoch>` of that commit's own epoch (`<key>.<epoch>-<token>`
+///   where its claim journalled a token), so no two commits share one;
 /// - nothing ran past its lease plus the rescue interval (``overruns``, judged on the store's clock).
 ///
 /// The journal is the only witness: the check knows nothing of how the test ran.
@@ -71,6 +72,7 @@ public struct LeaseJournalCheck: Sendable {
         var refused = 0
         var rescues = 0
         var claimedAt: [Lease: Date] = [:]
+        var latestToken: [Int: String] = [:]
         var rescuedAt: [Lease: Date] = [:]
         var running: [(lease: Lease, at: Date, worker: String?)] = []
         var fences: [(lease: Lease, afterClaim: Double, worker: String?)] = []
@@ -86,6 +88,7 @@ public struct LeaseJournalCheck: Sendable {
                     if let previous = latestClaim[chunk] { rescuedAt[Lease(chunk: chunk, epoch: previous)] = entry.storedAt }
                 }
                 latestClaim[chunk] = epoch
+                latestToken[chunk] = detail["token"]
                 claimedAt[lease] = entry.storedAt
             case .checkpoint, .ended:
                 committed[chunk, default: []].append(epoch)
@@ -93,7 +96,8 @@ public struct LeaseJournalCheck: Sendable {
                     violations.append("chunk \(chunk) was committed under epoch \(epoch) after its lease passed to "
                         + "epoch \(latestClaim[chunk] ?? "none")")
                 }
-                if let output = detail["output"], let key = chunkKeys[chunk], output != "\(key).\(epoch)" {
+                if let output = detail["output"], let key = chunkKeys[chunk],
+                   output != "\(key).\(epoch)" + (latestToken[chunk].map { "-\($0)" } ?? "") {
                     violations.append("chunk \(chunk)'s commit under epoch \(epoch) recorded output \(output)")
                 }
             case .commitRefused:

@@ -16,11 +16,12 @@ extension PostgresJobStore: LeasingJobStore {
     /// Chunks of a job that requires a GPU (`--gpu on`) go only to a worker that has one; other jobs'
     /// chunks go to any worker.
     ///
-    /// One statement, so one round trip: the claim and its journal entry commit together. The claim
-    /// is durable (waits for the WAL flush) although a lost claim would only be rescued later: a
-    /// claim lost in a server crash would hand its epoch out a second time, to a worker whose
-    /// output then has the same name as the first one's, which the first deletes when it finds its
-    /// lease gone. Renewals and releases change no epoch, so they do not wait (``renew(_:)``).
+    /// One statement, so one round trip: the claim and its journal entry commit together, without
+    /// waiting for the WAL flush (the claimer waits for no disk). A claim lost in a crash of the
+    /// server leaves the chunk as it was, to be claimed again under the same epoch; the claim's
+    /// random token (``ChunkLease/token``), which every later statement of the lease must match and
+    /// which names its output, keeps the two claims apart: the first one's renewal finds its lease
+    /// lost, its commit is refused, and its output is not the second one's.
     /// - Parameters:
     ///   - worker: who claims (host and process, for the journal and for `status`).
     ///   - lease: how long the lease lasts unless renewed.
@@ -29,8 +30,9 @@ extension PostgresJobStore: LeasingJobStore {
     /// - Returns: the lease, or `nil` when no chunk is free.
     public func claimChunk(worker: String, lease: Duration, job: JobID? = nil, hasGPU: Bool = false) throws -> ChunkLease? {
         try statement { connection in
+            let token = ChunkLease.makeToken()
             guard let row = try connection.query(Statements.claimChunk, job?.rawValue, worker, lease.seconds, hasGPU,
-                                                 Date().timeIntervalSince1970).first else {
+                                                 Date().timeIntervalSince1970, token).first else {
                 return nil
             }
             let id: String = try row["job_id"]
@@ -38,7 +40,7 @@ extension PostgresJobStore: LeasingJobStore {
                 jobID: JobID(rawValue: id), chunkIndex: try row["idx"],
                 plan: try PostgresJobRow.decode(PlannedChunk.self, row["plan"], column: "chunk plan", job: id),
                 epoch: try row["epoch"], attempt: try row["attempt"], failures: try row["failures"], worker: worker,
-                duration: lease)
+                duration: lease, token: token)
         }
     }
 
@@ -54,7 +56,7 @@ extension PostgresJobStore: LeasingJobStore {
         try transaction { connection in
             try connection.query(Statements.withoutWaitingForFlush)
             let row = try connection.query(Statements.renewLease, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
-                                           lease.worker, lease.duration.seconds).first
+                                           lease.worker, lease.duration.seconds, lease.token).first
             guard let row else { return .lost }
             return .renewed(cancelRequested: try row["cancel_requested"])
         }
@@ -86,7 +88,7 @@ extension PostgresJobStore: LeasingJobStore {
                 checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName,
                 try PostgresJobRow.encode(checkpoint.progress), checkpoint.progress.fraction, checkpoint.kind,
                 checkpoint.stage.rawValue, checkpoint.progress.costs.estimate(for: checkpoint.stage), skipped,
-                BadItem.Outcome.skipped.rawValue
+                BadItem.Outcome.skipped.rawValue, lease.token
             ).isEmpty == false
         }
         return committed ? .committed : try refuse(lease)
@@ -97,7 +99,7 @@ extension PostgresJobStore: LeasingJobStore {
         let committed = try transaction { connection in
             let marked = try connection.query(
                 Statements.commitChunk, lease.jobID.rawValue, lease.chunkIndex, lease.epoch, lease.worker,
-                checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName)
+                checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName, lease.token)
             guard marked.rowsAffected == 1 else { return false }
             try Self.apply(StateChange(state: .completed, progress: checkpoint.progress, clearsCancel: true), to: lease.jobID,
                            journal: JournalEntry(jobID: lease.jobID, event: .ended, detail: [
@@ -137,10 +139,12 @@ extension PostgresJobStore: LeasingJobStore {
             switch failure {
             case .elsewhere(let message):
                 guard try connection.query(Statements.failChunkForElsewhere, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
-                                           lease.worker, message, lease.duration.seconds).rowsAffected == 1 else { return false }
+                                           lease.worker, message, lease.duration.seconds, lease.token).rowsAffected == 1 else {
+                    return false
+                }
             case .badItems(let items, let message):
                 guard try connection.query(Statements.settleFailedChunk, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
-                                           lease.worker, message).rowsAffected == 1 else { return false }
+                                           lease.worker, message, lease.token).rowsAffected == 1 else { return false }
                 try Self.replaceBadItems(items, outcome: .failed, of: lease.jobID, chunk: lease.chunkIndex, on: connection)
             }
             try Self.append(failure.journalEntry(for: lease), on: connection)
@@ -210,7 +214,7 @@ extension PostgresJobStore: LeasingJobStore {
     /// - Returns: whether the lease still held the chunk.
     private static func release(_ lease: ChunkLease, on connection: Connection) throws -> Bool {
         guard try connection.query(Statements.releaseLease, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
-                                   lease.worker).rowsAffected == 1 else { return false }
+                                   lease.worker, lease.token).rowsAffected == 1 else { return false }
         try append(lease.releasedEntry, on: connection)
         return true
     }
@@ -220,7 +224,10 @@ extension PostgresJobStore.Statements {
     /// `TaskResources.gpu`'s bit in a stored request's `requiredResources`.
     private static let gpu = TaskResources.gpu.rawValue
     /// `$1` the job or NULL, `$2` the worker, `$3` the lease in seconds, `$4` whether the worker has
-    /// a GPU, `$5` the journal's time. A queued job whose chunk is claimed is running from then on.
+    /// a GPU, `$5` the journal's time, `$6` the claim's token. A queued job whose chunk is claimed is
+    /// running from then on. A claim does not wait for the WAL flush: `set_config(…, true)` in its
+    /// result turns `synchronous_commit` off for the statement's own transaction, which commits
+    /// after it (one round trip, where `SET LOCAL` would need a transaction block around it).
     /// Jobs are read in queue order and, for each, its first free
     /// chunk from the index of unfinished chunks in claim order (the package stage last, and only
     /// once it is the first unfinished one left), so a claim costs the same in a job of any size.
@@ -247,7 +254,7 @@ extension PostgresJobStore.Statements {
         ), claimed AS (
             UPDATE chunks c SET epoch = c.epoch + 1,
                 attempt = c.attempt + CASE WHEN next.previous_owner IS NULL THEN 0 ELSE 1 END,
-                lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3)
+                lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3), lease_token = $6
             FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx
             RETURNING c.job_id, c.idx, c.plan, c.epoch, c.attempt, c.failures, next.previous_owner
         ), started AS (
@@ -256,43 +263,49 @@ extension PostgresJobStore.Statements {
         ), journalled AS (
             INSERT INTO journal (job_id, at, event, detail)
             SELECT job_id, $5, '\(JournalEntry.Event.claimed.rawValue)', jsonb_strip_nulls(jsonb_build_object(
-                'chunk', idx::text, 'epoch', epoch::text, 'worker', $2::text, 'rescued_from', previous_owner))::text
+                'chunk', idx::text, 'epoch', epoch::text, 'worker', $2::text, 'token', $6::text,
+                'rescued_from', previous_owner))::text
             FROM claimed
         )
-        SELECT job_id, idx, plan, epoch, attempt, failures FROM claimed
+        SELECT job_id, idx, plan, epoch, attempt, failures, set_config('synchronous_commit', 'off', true) AS unflushed
+        FROM claimed
         """)
     /// Gives a chunk whose worker (`$4`) could not open an input back with one more failure and
     /// message `$5`; the expiry, `$6` seconds from now, keeps that worker from claiming it again
-    /// before then (``claimChunk``), so that another may take it first.
+    /// before then (``claimChunk``), so that another may take it first. `$7` the claim's token.
     static let failChunkForElsewhere = PreparedStatement("mediajob_fail_chunk_for_elsewhere", """
         UPDATE chunks SET failures = failures + 1, failure = $5, failed_by = $4, lease_owner = NULL,
             lease_expires_at = now() + make_interval(secs => $6)
-        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
+        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND lease_token = $7 AND NOT done
         """)
-    /// Settles a chunk whose items are bad, with message `$5`: no claim takes it until the job is resumed.
+    /// Settles a chunk whose items are bad, with message `$5`: no claim takes it until the job is
+    /// resumed. `$6` the claim's token.
     static let settleFailedChunk = PreparedStatement("mediajob_settle_failed_chunk", """
         UPDATE chunks SET failed = true, failure = $5, failed_by = $4, lease_owner = NULL, lease_expires_at = NULL
-        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
+        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND lease_token = $6 AND NOT done
         """)
+    /// `$6` the claim's token: every statement of a lease matches its job, chunk, epoch, worker and token.
     static let renewLease = PreparedStatement("mediajob_renew_lease", """
         UPDATE chunks SET lease_expires_at = now() + make_interval(secs => $5)
-        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done AND lease_expires_at > now()
+        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND lease_token = $6 AND NOT done
+            AND lease_expires_at > now()
         RETURNING EXISTS (SELECT 1 FROM cancel_requests r WHERE r.job_id = $1) AS cancel_requested
         """)
+    /// `$9` the claim's token.
     static let commitChunk = PreparedStatement("mediajob_commit_chunk", """
         UPDATE chunks SET done = true, cost_s = $5, executor = $6, done_at = $7, output = $8,
             ran_by = lease_owner, lease_owner = NULL, lease_expires_at = NULL
-        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
+        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND lease_token = $9 AND NOT done
         """)
     /// A chunk's commit, all of it in one statement: `$1` job, `$2` chunk, `$3` epoch, `$4` worker,
     /// `$5` cost, `$6` executor, `$7` the time, `$8` output, `$9` progress and `$10` its fraction,
     /// `$11` kind, `$12` stage and `$13` its learned cost, `$14` the skipped items (a JSON array of
-    /// `item` and `reason`) with `$15` their outcome. Marks the chunk done if the lease still holds
-    /// it, and only then stores the progress in the chunk's row of `job_progress` unless that row's
-    /// is further, marks the job progressed (journalling its first progress, when it is its first
-    /// chunk done), replaces the chunk's skipped items, learns the cost, and journals the
-    /// checkpoint with the bar's fraction now. Returns one row when it committed, none when the
-    /// lease no longer held.
+    /// `item` and `reason`) with `$15` their outcome, `$16` the claim's token. Marks the chunk done
+    /// if the lease still holds it, and only then stores the progress in the chunk's row of
+    /// `job_progress` unless that row's is further, marks the job progressed (journalling its first
+    /// progress, when it is its first chunk done), replaces the chunk's skipped items, learns the
+    /// cost, and journals the checkpoint with the bar's fraction now. Returns one row when it
+    /// committed, none when the lease no longer held.
     ///
     /// No row that other chunks' commits write is locked, so commits wait for the WAL flush
     /// together (PostgreSQL's group commit): the job's row only by the first commit, which sets
@@ -303,7 +316,7 @@ extension PostgresJobStore.Statements {
         WITH marked AS (
             UPDATE chunks SET done = true, cost_s = $5, executor = $6, done_at = $7, output = $8,
                 ran_by = lease_owner, lease_owner = NULL, lease_expires_at = NULL
-            WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done AND idx >= 0
+            WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND lease_token = $16 AND NOT done AND idx >= 0
             RETURNING job_id
         ), stored AS (
             INSERT INTO job_progress (job_id, shard, fraction, progress, updated_at)
@@ -364,8 +377,9 @@ extension PostgresJobStore.Statements {
     static let workerCounts = PreparedStatement("mediajob_worker_counts", """
         SELECT ran_by, count(*) AS chunks FROM chunks WHERE job_id = $1 AND idx >= 0 AND ran_by IS NOT NULL GROUP BY ran_by
         """)
+    /// `$5` the claim's token.
     static let releaseLease = PreparedStatement("mediajob_release_lease", """
         UPDATE chunks SET lease_owner = NULL, lease_expires_at = NULL
-        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND NOT done
+        WHERE job_id = $1 AND idx = $2 AND epoch = $3 AND lease_owner = $4 AND lease_token = $5 AND NOT done
         """)
 }

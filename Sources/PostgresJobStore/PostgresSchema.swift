@@ -176,6 +176,12 @@ enum PostgresSchema {
             "UPDATE jobs SET progressed = chunks_done > 0",
             "ALTER TABLE jobs DROP COLUMN chunks_done",
         ]),
+        // Claims that do not wait for the WAL flush: a claim lost in a crash hands its epoch out
+        // again, so each claim also gets a random token (``ChunkLease/token``) that renewals,
+        // commits, failures and releases must match and that names the claim's output.
+        Migration("12-claim-tokens", [
+            "ALTER TABLE chunks ADD COLUMN lease_token text",
+        ]),
     ]
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).

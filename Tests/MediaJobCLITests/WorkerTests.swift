@@ -152,9 +152,9 @@ import Testing
 
     /// A stale writer: a worker that ran chunk 0 and wrote its output, then was stopped (SIGSTOP)
     /// right before its commit, past its 1 s lease. A second worker takes the chunk over under
-    /// epoch 2: its output lies beside the stale one (`<key>.2` against `<key>.1`), never on it,
-    /// and the package stage reads only the recorded one, so the stale bytes (spoilt here, so that
-    /// using them would fail the self-test's check of every unit) never reach the result. After
+    /// epoch 2: its output lies beside the stale one (`<key>.2-<token>` against `<key>.1-<token>`),
+    /// never on it, and the package stage reads only the recorded one, so the stale bytes (spoilt
+    /// here, so that using them would fail the self-test's check of every unit) never reach the result. After
     /// SIGCONT the stale commit is refused and journalled, and its output is removed.
     @Test func aStaleWritersOutputIsNeverOverwrittenByOrUsedForTheResultAndItsCommitIsRefused() async throws {
         let units = 3
@@ -162,22 +162,27 @@ import Testing
             let store = schema.storeURL
             let reader = try PostgresJobStore(store)
             let workspace = URL(fileURLWithPath: try #require(try reader.job(id)).workspace)
-            func output(_ epoch: Int) -> URL {
-                workspace.appendingPathComponent("leases/unit-0000000.txt.\(epoch)/unit-0000000.txt")
+            /// Chunk 0's output under `epoch`: `leases/unit-0000000.txt.<epoch>-<the claim's token>/unit-0000000.txt`.
+            func output(_ epoch: Int) throws -> URL {
+                let leases = workspace.appendingPathComponent("leases")
+                let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: leases.path)
+                    .first { $0.hasPrefix("unit-0000000.txt.\(epoch)-") }, "an output of chunk 0 under epoch \(epoch)")
+                return leases.appendingPathComponent(folder).appendingPathComponent("unit-0000000.txt")
             }
 
             let (hold, stale) = try heldWorker("stale", at: "lease.commit", hit: 1, lease: "1", in: fixture, store: store)
             stale.send(SIGSTOP)
             let staleBytes = Data("stale bytes\n".utf8)
-            #expect(FileManager.default.fileExists(atPath: output(1).path), "the stale worker wrote chunk 0 under epoch 1")
-            try staleBytes.write(to: output(1))
+            #expect(FileManager.default.fileExists(atPath: try output(1).path), "the stale worker wrote chunk 0 under epoch 1")
+            try staleBytes.write(to: try output(1))
 
             let (publishing, rescuer) = try heldWorker("rescuer", at: "publish", hit: 1, lease: "1", in: fixture, store: store)
             let recorded = try schema.connect().query("SELECT output FROM chunks WHERE job_id = $1 AND idx = 0 AND done",
                                                       id.rawValue).map { try $0["output"] as String }
-            #expect(recorded == ["unit-0000000.txt.2"], "chunk 0 is recorded with the rescuer's output")
-            #expect(try Data(contentsOf: output(1)) == staleBytes, "the rescuer wrote beside the stale output, not on it")
-            #expect(try Data(contentsOf: output(2)) != staleBytes)
+            #expect(recorded == [try output(2).deletingLastPathComponent().lastPathComponent],
+                    "chunk 0 is recorded with the rescuer's output")
+            #expect(try Data(contentsOf: try output(1)) == staleBytes, "the rescuer wrote beside the stale output, not on it")
+            #expect(try Data(contentsOf: try output(2)) != staleBytes)
             publishing.release()
             try await waitUntil("job \(id.short) is completed by the second worker", limit: .seconds(120)) {
                 try reader.job(id)?.state == .completed
@@ -194,7 +199,7 @@ import Testing
                 #expect(worker.finish("stop after SIGTERM").status == 0)
             }
             let refused = try reader.journal(of: id).filter { $0.event == .commitRefused }
-            #expect(refused.map { $0.detail["output"] } == ["unit-0000000.txt.1"])
+            #expect(refused.count == 1 && refused[0].detail["output"]?.hasPrefix("unit-0000000.txt.1-") == true)
             #expect(!FileManager.default.fileExists(atPath: workspace.path), "nothing of the stale writer is left")
             #expect(try reader.job(id)?.state == .completed)
             let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)

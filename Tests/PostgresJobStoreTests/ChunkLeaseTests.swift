@@ -26,12 +26,16 @@ struct ChunkLeaseTests {
         }
     }
 
-    @Test func theLeaseRunsByTheDatabasesClockAndOutputsAreNamedByEpoch() throws {
+    @Test func theLeaseRunsByTheDatabasesClockAndOutputsAreNamedByEpochAndToken() throws {
         try PostgresTestSchema.with { schema in
             let store = try schema.openStore()
             let job = try store.insert(try makeJob(), chunks: makeChunks(1))
             let lease = try #require(try store.claimChunk(worker: "w", lease: .seconds(90)))
-            #expect(lease.outputName == "c0.1")
+            let token = try #require(lease.token, "a claim that does not wait for the WAL flush has a token")
+            #expect(token.count == 16 && token.allSatisfy(\.isHexDigit))
+            #expect(lease.outputName == "c0.1-\(token)")
+            #expect(try schema.connect().query("SELECT lease_token FROM chunks WHERE job_id = $1 AND idx = 0", job.id.rawValue)
+                .first?["lease_token"] as String? == token)
             let remaining: Double = try #require(try schema.connect().query(
                 "SELECT extract(epoch FROM lease_expires_at - now())::float8 AS left FROM chunks WHERE job_id = $1 AND idx = 0",
                 job.id.rawValue).first?["left"])

@@ -17,8 +17,10 @@ struct LeaseCommitTests {
             let skipped = [ItemFailure(item: "assets[1] (l'été; \"ß\".jpg)", reason: "unreadable"),
                            ItemFailure(item: "assets[2]", reason: "too large")]
             var snapshot = job.progress
+            var last: ChunkLease?
             for index in 0..<3 {
                 let lease = try #require(try store.claimChunk(worker: "w", lease: .seconds(60)))
+                last = lease
                 #expect(lease.chunkIndex == index)
                 snapshot = progress(after: snapshot, total: 3, stage: lease.plan.stage, cost: Double(index + 1))
                 let result = try store.commit(lease, checkpoint: Checkpoint(
@@ -38,10 +40,11 @@ struct LeaseCommitTests {
             ])
             let journal = try store.journal(of: job.id).filter { $0.event != .claimed }
             #expect(journal.map(\.event) == [.submitted, .progressFirst, .checkpoint, .checkpoint, .checkpoint])
-            #expect(journal.last?.detail == ["chunk": "2", "epoch": "1", "worker": "w", "output": "c2.1",
+            let output = "c2.1-\(try #require(last?.token))"
+            #expect(journal.last?.detail == ["chunk": "2", "epoch": "1", "worker": "w", "output": output,
                                              "fraction": String(format: "%.4f", snapshot.fraction)])
-            let output = try schema.connect().query("SELECT output FROM chunks WHERE job_id = $1 AND idx = 2", job.id.rawValue)
-            #expect(try output.first?["output"] as String? == "c2.1")
+            let stored = try schema.connect().query("SELECT output FROM chunks WHERE job_id = $1 AND idx = 2", job.id.rawValue)
+            #expect(try stored.first?["output"] as String? == output)
         }
     }
 
@@ -65,11 +68,11 @@ struct LeaseCommitTests {
         }
     }
 
-    @Test func aClaimJournalsItsEpochWorkerAndTheWorkerItRescuedFrom() async throws {
+    @Test func aClaimJournalsItsEpochWorkerTokenAndTheWorkerItRescuedFrom() async throws {
         try await PostgresTestSchema.with { schema in
             let store = try schema.openStore()
             let job = try store.insert(try makeJob(state: .running), chunks: makeChunks(1))
-            _ = try #require(try store.claimChunk(worker: "lost 'one'", lease: .milliseconds(200)))
+            let lost = try #require(try store.claimChunk(worker: "lost 'one'", lease: .milliseconds(200)))
             let watcher = try schema.connect()
             try await waitUntil("the database's clock ends the first lease") {
                 try watcher.query("SELECT 1 AS expired FROM chunks WHERE job_id = $1 AND idx = 0 AND lease_expires_at <= now()",
@@ -78,8 +81,9 @@ struct LeaseCommitTests {
             let rescue = try #require(try store.claimChunk(worker: "rescuer", lease: .seconds(60)))
             #expect(rescue.epoch == 2 && rescue.attempt == 1)
             let claims = try store.journal(of: job.id).filter { $0.event == .claimed }.map(\.detail)
-            #expect(claims == [["chunk": "0", "epoch": "1", "worker": "lost 'one'"],
-                               ["chunk": "0", "epoch": "2", "worker": "rescuer", "rescued_from": "lost 'one'"]])
+            #expect(claims == [["chunk": "0", "epoch": "1", "worker": "lost 'one'", "token": try #require(lost.token)],
+                               ["chunk": "0", "epoch": "2", "worker": "rescuer", "token": try #require(rescue.token),
+                                "rescued_from": "lost 'one'"]])
         }
     }
 }
