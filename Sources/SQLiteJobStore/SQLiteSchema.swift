@@ -1,5 +1,5 @@
 /// The job store's schema, as an ordered list of migrations. The database's `user_version`
-/// says how many have run; opening a store runs the rest, each in its own transaction.
+/// says how many have run; opening a store runs the rest, together in one transaction.
 enum SQLiteSchema {
     /// Version 1: jobs, their chunks, and the lifecycle journal.
     /// Version 2: learned unit costs per job kind, and cancel requests between processes.
@@ -141,13 +141,14 @@ enum SQLiteSchema {
         guard current <= latest else {
             throw SQLiteStoreError.schemaTooNew(path: database.path, found: current, known: latest)
         }
-        for next in current..<max(current, version) {
-            try database.transaction(context: "migrating \(database.path) to schema version \(next + 1)") {
-                // Another process may have migrated since we looked: check again under the write lock.
-                guard try userVersion(database) == next else { return }
-                try database.execute(migrations[next])
-                try database.execute("PRAGMA user_version = \(next + 1)")
-            }
+        guard current < version else { return }
+        // One transaction for every version: one sync of the log, where a new store paid one a version.
+        try database.transaction(context: "migrating \(database.path) to schema version \(version)") {
+            // Another process may have migrated since we looked: start again from where it is, under the write lock.
+            let found = try userVersion(database)
+            guard found < version else { return }
+            for next in found..<version { try database.execute(migrations[next]) }
+            try database.execute("PRAGMA user_version = \(version)")
         }
     }
 
