@@ -14,7 +14,8 @@ extension SelfTestCommand: CommandWork {
             units: units, unitMilliseconds: try arguments.integer("unit-ms", in: 0...3_600_000) ?? 50,
             failAt: try arguments.integer("fail-at", in: 0...(units - 1)),
             output: output ?? context.stateDirectory.appendingPathComponent("selftest/result.json").path,
-            overwrite: output == nil || arguments.has("overwrite"))
+            overwrite: output == nil || arguments.has("overwrite"),
+            chunkMilliseconds: try arguments.integer("chunk-ms", in: 0...3_600_000))
         let scheduler = try context.openMediaScheduler()
         let request = try TaskRequest(identifier: MediaJobKinds.identifier("selftest"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy())

@@ -10,6 +10,11 @@ import TaskContract
 /// ``Stage/encode`` and take twice as long, so the bar's cost weighting shows. Finalisation
 /// writes a JSON result from which a test can tell that every unit was committed exactly once
 /// and how often each one ran.
+///
+/// A chunk is one unit, unless ``Spec/chunkMilliseconds`` asks for chunks of several: then
+/// consecutive units share a chunk until they take that long, and commit one output together,
+/// so that the chunk's syncs (its file, its folder, the store's log) are paid once for them all,
+/// as a job kind batches short items.
 public struct SelfTestJob: JobKind {
     /// The self-test's settings.
     public struct Spec: Codable, Sendable, Equatable {
@@ -23,13 +28,18 @@ public struct SelfTestJob: JobKind {
         public var output: String
         /// Whether an existing result file may be replaced.
         public var overwrite: Bool
+        /// Consecutive units share a chunk until they take at least this many milliseconds (at
+        /// most ``SelfTestJob/maxUnitsPerChunk`` of them); `nil` or 0: one unit per chunk.
+        public var chunkMilliseconds: Int?
 
-        public init(units: Int, unitMilliseconds: Int, failAt: Int? = nil, output: String, overwrite: Bool) {
+        public init(units: Int, unitMilliseconds: Int, failAt: Int? = nil, output: String, overwrite: Bool,
+                    chunkMilliseconds: Int? = nil) {
             self.units = units
             self.unitMilliseconds = unitMilliseconds
             self.failAt = failAt
             self.output = output
             self.overwrite = overwrite
+            self.chunkMilliseconds = chunkMilliseconds
         }
 
         /// The job's title: states the result.
@@ -53,6 +63,9 @@ public struct SelfTestJob: JobKind {
         workspace.directory.appendingPathComponent(executionLog)
     }
 
+    /// The most units one chunk holds, however short they are: what a kill may make run again.
+    public static let maxUnitsPerChunk = 1000
+
     private let environment: MediaEnvironment
 
     /// A self-test kind whose units wait by `environment`'s clock.
@@ -72,23 +85,31 @@ public struct SelfTestJob: JobKind {
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard spec.units >= 1, spec.units <= 1_000_000 else { throw SelfTestError.badSetting("units must be between 1 and 1000000") }
         guard spec.unitMilliseconds >= 0 else { throw SelfTestError.badSetting("unit time must not be negative") }
-        let chunks = (0..<spec.units).map { PlannedChunk(key: Self.outputName($0), stage: $0 % 2 == 0 ? .render : .encode) }
+        guard (spec.chunkMilliseconds ?? 0) >= 0 else { throw SelfTestError.badSetting("chunk time must not be negative") }
+        let chunks = Self.unitRanges(spec).map { units in
+            // A chunk of several units counts as encode work, each unit weighing its time.
+            units.count == 1
+                ? PlannedChunk(key: Self.outputName(units.lowerBound), stage: units.lowerBound % 2 == 0 ? .render : .encode)
+                : PlannedChunk(key: Self.outputName(units), stage: .encode,
+                               work: Double(units.reduce(0) { $0 + Self.weight(of: $1) }) / 2)
+        }
         return JobPlan(destination: URL(fileURLWithPath: spec.output), chunks: chunks, overwrite: spec.overwrite)
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
-        let unit = Self.unit(of: chunk)
-        try Self.appendLine("\(unit)\n", to: Self.executionLog(in: context.workspace))
-        // In slices of at most 5 ms, so that a stop lands within one.
-        var left = spec.unitMilliseconds * (unit % 2 == 0 ? 1 : 2)
-        while left > 0 {
-            try context.checkStop()
-            let slice = min(left, 5)
-            try await environment.clock.sleep(for: .milliseconds(slice), tolerance: nil)
-            left -= slice
+        for unit in Self.units(of: chunk) {
+            try Self.appendLine("\(unit)\n", to: Self.executionLog(in: context.workspace))
+            // In slices of at most 5 ms, so that a stop lands within one.
+            var left = spec.unitMilliseconds * Self.weight(of: unit)
+            while left > 0 {
+                try context.checkStop()
+                let slice = min(left, 5)
+                try await environment.clock.sleep(for: .milliseconds(slice), tolerance: nil)
+                left -= slice
+            }
+            if unit == spec.failAt { throw SelfTestError.failedOnPurpose(unit) }
         }
-        if unit == spec.failAt { throw SelfTestError.failedOnPurpose(unit) }
-        try context.workspace.commit(chunk.key, data: Data(Self.content(of: unit, total: spec.units).utf8))
+        try context.workspace.commit(chunk.key, data: Data(Self.content(of: chunk, total: spec.units).utf8))
         return "cpu"
     }
 
@@ -96,10 +117,10 @@ public struct SelfTestJob: JobKind {
         context.task.updateTitle(context.task.title, subtitle: "package result")
         var committed: [Int] = []
         for chunk in chunks {
-            let unit = Self.unit(of: chunk)
+            let units = Self.units(of: chunk)
             let text = try? String(contentsOf: context.workspace.url(for: chunk.key), encoding: .utf8)
-            guard text == Self.content(of: unit, total: spec.units) else { throw SelfTestError.missingOutput(unit) }
-            committed.append(unit)
+            guard text == Self.content(of: chunk, total: spec.units) else { throw SelfTestError.missingOutput(units.lowerBound) }
+            committed += units
         }
         let log = (try? String(contentsOf: Self.executionLog(in: context.workspace), encoding: .utf8)) ?? ""
         let executions = log.split(separator: "\n").reduce(into: [String: Int]()) { $0[String($1), default: 0] += 1 }
@@ -108,13 +129,46 @@ public struct SelfTestJob: JobKind {
         return context.workspace.url(for: name)
     }
 
-    static func outputName(_ unit: Int) -> String { String(format: "unit-%07d.txt", unit) }
-
-    static func unit(of chunk: PlannedChunk) -> Int {
-        Int(chunk.key.dropFirst("unit-".count).prefix(7)) ?? -1
+    /// The units of each chunk, in order: one each, or with ``Spec/chunkMilliseconds``, as many
+    /// consecutive ones as take that long (at most ``maxUnitsPerChunk``).
+    static func unitRanges(_ spec: Spec) -> [Range<Int>] {
+        let target = spec.chunkMilliseconds ?? 0
+        var ranges: [Range<Int>] = []
+        var start = 0, milliseconds = 0
+        for unit in 0..<spec.units {
+            milliseconds += spec.unitMilliseconds * weight(of: unit)
+            if milliseconds >= target || unit + 1 - start == maxUnitsPerChunk {
+                ranges.append(start..<(unit + 1))
+                start = unit + 1
+                milliseconds = 0
+            }
+        }
+        if start < spec.units { ranges.append(start..<spec.units) }
+        return ranges
     }
 
-    static func content(of unit: Int, total: Int) -> String { "unit \(unit) of \(total)\n" }
+    /// How many even units' time `unit` takes: 1 for an even unit, 2 for an odd one.
+    static func weight(of unit: Int) -> Int { unit % 2 == 0 ? 1 : 2 }
+
+    /// The output of a one-unit chunk, `unit-0000007.txt`.
+    static func outputName(_ unit: Int) -> String { String(format: "unit-%07d.txt", unit) }
+
+    /// The output of a chunk of several units, `units-0000000-0000013.txt` (first and last unit).
+    static func outputName(_ units: Range<Int>) -> String {
+        String(format: "units-%07d-%07d.txt", units.lowerBound, units.upperBound - 1)
+    }
+
+    /// The units of `chunk`, read back from its output's name.
+    static func units(of chunk: PlannedChunk) -> Range<Int> {
+        let numbers = chunk.key.prefix { $0 != "." }.split(separator: "-").dropFirst().compactMap { Int($0) }
+        guard let first = numbers.first, let last = numbers.last else { return -1..<0 }
+        return first..<(last + 1)
+    }
+
+    /// What a chunk's output holds: one line per unit.
+    static func content(of chunk: PlannedChunk, total: Int) -> String {
+        units(of: chunk).map { "unit \($0) of \(total)\n" }.joined()
+    }
 
     private static func appendLine(_ line: String, to url: URL) throws {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)

@@ -44,6 +44,28 @@ import Testing
         #expect(try job.store.integrityCheck() == ["ok"])
     }
 
+    @Test func aSelfTestWhoseUnitsShareChunksKilledAtACheckpointRunsOnlyThatChunksUnitsAgain() throws {
+        let fixture = CLIFixture()
+        // Units of 10 and 20 ms in chunks of at least 60 ms: units 0-3, 4-7, then the last two.
+        let killed = try fixture.run("selftest", fixture.selftest(units: 10, unitMilliseconds: 10) + ["--chunk-ms", "60"],
+                                     environment: ["MEDIAJOB_FAULT": "checkpoint:2"])
+        let id = try #require(killed.events.first?[string: "job_id"])
+        let job = try StoredJob(fixture, id: id)
+        #expect(try fixture.status(id)[string: "state"] == "interrupted", "the process died in the second checkpoint")
+        #expect(try job.store.chunks(of: job.id).map(\.plan.key) == ["units-0000000-0000003.txt", "units-0000004-0000007.txt",
+                                                               "units-0000008-0000009.txt"])
+        #expect(try job.doneChunks == [0], "the second chunk counts only once checkpointed")
+
+        let resumed = try fixture.run("resume", [id])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try job.checkpointedChunks.sorted() == [0, 1, 2], "every chunk checkpointed exactly once")
+        let result = try fixture.result()
+        #expect(result.committed == Array(0..<10))
+        let twice = Set(4...7)
+        #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<10).map { (String($0), twice.contains($0) ? 2 : 1) }),
+                "only the units of the chunk in flight ran again")
+    }
+
     @Test(arguments: exportPoints)
     func anExportKilledAtADurableStepResumesToTheSameBytes(point: String, hit: Int) throws {
         let expected = try MiniProject.referenceArchive()
