@@ -116,6 +116,13 @@ extension PostgresJobStore {
             SELECT chunk_idx, item, reason, outcome FROM bad_items WHERE job_id = $1
             ORDER BY chunk_idx NULLS LAST, position
             """)
+        /// Records the key of a call that must apply once (``PostgresJobStore/applyingOnce(_:)``):
+        /// no row when an earlier run of the call recorded it.
+        static let recordCall = PreparedStatement(
+            "mediajob_record_call", "INSERT INTO applied_calls (key) VALUES ($1) ON CONFLICT (key) DO NOTHING")
+        /// Forgets the keys of calls made over an hour ago: a call runs again only within seconds.
+        static let forgetOldCalls = PreparedStatement(
+            "mediajob_forget_old_calls", "DELETE FROM applied_calls WHERE applied_at < now() - interval '1 hour'")
         static let nextQueueSequence = PreparedStatement(
             "mediajob_next_queue_seq", "SELECT nextval('job_queue_seq') AS next")
     }

@@ -14,11 +14,20 @@ import TaskContract
 /// password.
 ///
 /// One connection per store, used by one thread at a time; a connection the server or the network
-/// ended is remade once per call and the call's transaction run again.
+/// ended is remade once per call and the call's transaction run again. A call whose COMMIT reached
+/// the server but whose reply was lost is applied once all the same: the calls that would change
+/// something again (a job inserted, a checkpoint, a state change, a replan, a journal entry) record
+/// a key of their own in the same transaction and do nothing when they find it (``applyingOnce(_:)``);
+/// the others set what they set, as often as they run.
 public final class PostgresJobStore: JobStore, @unchecked Sendable {
-    // `connection` is touched only while `lock` is held, which is what makes the class Sendable.
+    // `connection` and `repliesToDrop` are touched only while `lock` is held, which is what makes
+    // the class Sendable.
     private let connection: Connection
     private let lock = NSLock()
+    private var repliesToDrop = 0
+    /// Whether the schema has the keys of calls applied once: always, but for an older store made
+    /// in tests (``init(_:settings:migrations:)``), whose calls then run as plain transactions.
+    private let appliesOnce: Bool
 
     /// How long the server lets a session of the store sit inside a transaction waiting for its
     /// client: the store sends a transaction's statements back to back, so only a client cut off
@@ -50,6 +59,8 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         connection = try Connection(connectionString, idleInTransactionSessionTimeout: Self.idleInTransactionTimeout,
                                     settings: ["application_name": "mediajob"].merging(settings) { $1 })
         try PostgresSchema.runner(through: migrations).migrate(connection)
+        appliesOnce = migrations >= PostgresSchema.appliedCallsMigration
+        if appliesOnce { try connection.query(Statements.forgetOldCalls) }
     }
 
     /// The names of the migrations the database has had, in the order they were applied.
@@ -63,7 +74,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func insert(_ job: JobRecord, chunks: [PlannedChunk]) throws -> JobRecord {
-        try transaction { connection in
+        let inserted = try applyingOnce { connection in
             var job = job
             job.queueSequence = try Self.nextQueueSequence(connection)
             try connection.query(
@@ -80,6 +91,9 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                             on: connection)
             return job
         }
+        // Inserted by an earlier run of this call, whose reply was lost: the job as stored then.
+        guard let stored = try inserted ?? self.job(job.id) else { throw JobStoreError.noSuchJob(job.id) }
+        return stored
     }
 
     public func job(_ id: JobID) throws -> JobRecord? {
@@ -113,7 +127,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func checkpoint(_ checkpoint: Checkpoint) throws {
-        try transaction { connection in
+        try applyingOnce { connection in
             let id = checkpoint.jobID.rawValue
             guard let progressed: Bool = try connection.query(Statements.lockJob, id).first?["progressed"] else {
                 throw JobStoreError.noSuchJob(checkpoint.jobID)
@@ -144,7 +158,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func transition(_ id: JobID, to change: StateChange, journal event: JournalEntry?) throws {
-        try transaction { try Self.apply(change, to: id, journal: event, on: $0) }
+        try applyingOnce { try Self.apply(change, to: id, journal: event, on: $0) }
     }
 
     public func remove(_ id: JobID) throws {
@@ -165,7 +179,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func replan(_ replan: Replan) throws {
-        try transaction { connection in
+        try applyingOnce { connection in
             let id = replan.jobID.rawValue
             let changed = try connection.query(Statements.setSpec, id, replan.spec, replan.workKey,
                                                try PostgresJobRow.encode(replan.progress), Date().timeIntervalSince1970)
@@ -219,7 +233,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func append(_ entry: JournalEntry) throws {
-        try transaction { try Self.append(entry, on: $0) }
+        try applyingOnce { try Self.append(entry, on: $0) }
     }
 
     // MARK: - Helpers
@@ -231,6 +245,21 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         try statement { connection in try connection.withTransaction { try body(connection) } }
     }
 
+    /// Runs `body` in one transaction as ``transaction(_:)`` does, and applies it at most once, even
+    /// when its COMMIT reached the server and only the reply was lost with the connection: the
+    /// transaction first records a key made for this call, so that a run again on the remade
+    /// connection finds it and changes nothing. Keys are forgotten an hour later, when a store opens.
+    /// - Returns: what `body` returned, or `nil` when an earlier run of this call was applied.
+    @discardableResult
+    func applyingOnce<T>(_ body: (Connection) throws -> T) throws -> T? {
+        guard appliesOnce else { return try transaction(body) }
+        let key = UUID().uuidString
+        return try transaction { connection in
+            guard try connection.query(Statements.recordCall, key).rowsAffected == 1 else { return nil }
+            return try body(connection)
+        }
+    }
+
     /// Runs `body`, which runs one statement (a transaction of its own, without `BEGIN` and `COMMIT`
     /// around it: one round trip), on the store's connection, again as ``transaction(_:)`` does.
     func statement<T>(_ body: (Connection) throws -> T) throws -> T {
@@ -240,7 +269,9 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         var reconnected = false
         while true {
             do {
-                return try body(connection)
+                let result = try body(connection)
+                try dropReplyIfAsked()
+                return result
             } catch let error as PostgresError where error.isRetryable && racesLost < 2 {
                 racesLost += 1
             } catch let error as PostgresError where error.kind == .connectionLost && !reconnected {
@@ -248,6 +279,22 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                 try reconnect()
             }
         }
+    }
+
+    /// For tests: the next `count` calls whose transaction committed lose their reply, as when the
+    /// connection dies between the server's COMMIT and its answer: the call finds its connection
+    /// lost, remakes it and runs its transaction again, as it would then.
+    func dropReplies(_ count: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        repliesToDrop = count
+    }
+
+    /// Throws the error a lost reply gives, if ``dropReplies(_:)`` asked for one (`lock` is held).
+    private func dropReplyIfAsked() throws {
+        guard repliesToDrop > 0 else { return }
+        repliesToDrop -= 1
+        throw PostgresError(.connectionLost, detail: "the reply was dropped by the test")
     }
 
     /// Remakes the lost connection; while the server cannot be reached (it is restarting), tries

@@ -182,7 +182,16 @@ enum PostgresSchema {
         Migration("12-claim-tokens", [
             "ALTER TABLE chunks ADD COLUMN lease_token text",
         ]),
+        // The keys of calls applied once even when run again after a lost reply (a journal entry,
+        // a state change): a call's transaction records its key first and does nothing if it is
+        // there. Kept an hour (forgotten when a store opens), as a call runs again within seconds.
+        Migration("13-applied-calls", [
+            "CREATE TABLE applied_calls (key text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+        ]),
     ]
+
+    /// How many migrations a store needs for ``PostgresJobStore/applyingOnce(_:)``'s table.
+    static let appliedCallsMigration = 1 + (migrations.firstIndex { $0.name == "13-applied-calls" } ?? migrations.count)
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).
     static func runner(through count: Int = migrations.count) -> MigrationRunner {

@@ -1,0 +1,68 @@
+import Foundation
+import JobEngine
+import JobStoreConformance
+@testable import PostgresJobStore
+import PostgresTestKit
+import Testing
+
+/// A call whose COMMIT reached the server but whose reply was lost with the connection runs its
+/// transaction again on a remade connection (``PostgresJobStore/dropReplies(_:)`` drops the reply
+/// of a call that committed, as a connection dying at that moment does): what it changed is
+/// there once, not twice.
+struct LostReplyTests {
+    @Test func aJournalEntryWhoseReplyWasLostIsAppendedOnce() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(), chunks: makeChunks(1))
+            store.dropReplies(1)
+            try store.append(JournalEntry(jobID: job.id, event: .started, detail: ["process": "1"]))
+            #expect(try store.journal(of: job.id).map(\.event) == [.submitted, .started])
+            try store.append(JournalEntry(jobID: job.id, event: .started, detail: ["process": "2"]))
+            #expect(try store.journal(of: job.id).compactMap { $0.detail["process"] } == ["1", "2"],
+                    "the same entry appended by a second call is a second entry")
+        }
+    }
+
+    @Test func aJobWhoseInsertLostItsReplyIsStoredOnceAndReturnedAsStored() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try makeJob()
+            store.dropReplies(1)
+            let inserted = try store.insert(job, chunks: makeChunks(2))
+            #expect(inserted.id == job.id)
+            #expect(try store.job(job.id)?.queueSequence == inserted.queueSequence)
+            #expect(try store.jobs().map(\.id) == [job.id])
+            #expect(try store.chunks(of: job.id).count == 2)
+            #expect(try store.journal(of: job.id).map(\.event) == [.submitted])
+        }
+    }
+
+    @Test func aStateChangeAndACheckpointWhoseRepliesWereLostAreJournalledOnce() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(), chunks: makeChunks(2))
+            store.dropReplies(1)
+            try store.transition(job.id, to: StateChange(state: .running, ownerPID: 42),
+                                 journal: JournalEntry(jobID: job.id, event: .started))
+            #expect(try store.job(job.id)?.state == .running)
+            let plan = try #require(try store.chunks(of: job.id).first?.plan)
+            store.dropReplies(1)
+            try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 0, stage: plan.stage, kind: job.kind, costSeconds: 1,
+                                            executor: "cpu", progress: progress(after: job.progress, total: 2, stage: plan.stage, cost: 1)))
+            #expect(try store.journal(of: job.id).map(\.event) == [.submitted, .started, .progressFirst, .checkpoint])
+            #expect(try store.chunks(of: job.id).map(\.isDone) == [true, false])
+        }
+    }
+
+    @Test func aReplanWhoseReplyWasLostAddsItsChunksOnce() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(), chunks: makeChunks(2))
+            store.dropReplies(1)
+            try store.replan(Replan(jobID: job.id, spec: job.spec, workKey: job.workKey, redoing: [],
+                                    chunks: [PlannedChunk(key: "fresh", stage: .render)], progress: job.progress))
+            #expect(try store.chunks(of: job.id).map(\.plan.key) == ["fresh"])
+            #expect(try store.journal(of: job.id).count == 2, "submitted, and the replan once")
+        }
+    }
+}
