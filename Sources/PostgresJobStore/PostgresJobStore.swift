@@ -97,23 +97,23 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func job(_ id: JobID) throws -> JobRecord? {
-        try transaction { try $0.query(Statements.job, id.rawValue).map(PostgresJobRow.record).first }
+        try statement { try $0.query(Statements.job, id.rawValue).map(PostgresJobRow.record).first }
     }
 
     public func jobs() throws -> [JobRecord] {
-        try transaction { try $0.query(Statements.jobs).map(PostgresJobRow.record) }
+        try statement { try $0.query(Statements.jobs).map(PostgresJobRow.record) }
     }
 
     public func unfinishedJob(workKey: String) throws -> JobRecord? {
-        try transaction { try $0.query(Statements.unfinishedJob, workKey).map(PostgresJobRow.record).first }
+        try statement { try $0.query(Statements.unfinishedJob, workKey).map(PostgresJobRow.record).first }
     }
 
     public func chunks(of id: JobID) throws -> [ChunkRecord] {
-        try transaction { try $0.query(Statements.chunks, id.rawValue).map { try Self.chunk($0, of: id) } }
+        try statement { try $0.query(Statements.chunks, id.rawValue).map { try Self.chunk($0, of: id) } }
     }
 
     public func chunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord] {
-        try transaction { connection in
+        try statement { connection in
             try connection.query(Statements.chunksPage, id.rawValue, start, max(0, limit)).map { try Self.chunk($0, of: id) }
         }
     }
@@ -147,7 +147,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func badItems(of id: JobID) throws -> [BadItem] {
-        try transaction { connection in
+        try statement { connection in
             try connection.query(Statements.badItems, id.rawValue).map { row in
                 BadItem(item: try row["item"], reason: try row["reason"],
                         outcome: try PostgresJobRow.known(BadItem.Outcome.self, row["outcome"], column: "bad item outcome",
@@ -207,11 +207,11 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func isCancelRequested(_ id: JobID) throws -> Bool {
-        try transaction { try !$0.query(Statements.isCancelRequested, id.rawValue).isEmpty }
+        try statement { try !$0.query(Statements.isCancelRequested, id.rawValue).isEmpty }
     }
 
     public func costHistory(kind: String) throws -> [Stage: Double] {
-        try transaction { connection in
+        try statement { connection in
             let pairs = try connection.query(Statements.costHistory, kind).map {
                 (Stage(rawValue: try $0["stage"]), try $0["seconds_per_work"] as Double)
             }
@@ -220,7 +220,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     public func journal(of id: JobID) throws -> [JournalEntry] {
-        try transaction { connection in
+        try statement { connection in
             try connection.query(Statements.journal, id.rawValue).map { row in
                 JournalEntry(jobID: id, at: Date(timeIntervalSince1970: try row["at"]),
                              event: try PostgresJobRow.known(JournalEntry.Event.self, row["event"], column: "journal event",
