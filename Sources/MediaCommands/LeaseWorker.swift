@@ -32,8 +32,11 @@ final class LeaseWorker: Sendable {
     /// The only job whose chunks this worker claims (the submitting process's own), or `nil` for any job.
     let job: JobID?
     let console: Console
-    /// How long an idle slot waits before it looks for a free chunk again.
+    /// How long an idle slot waits before it looks for a free chunk again, unless the store
+    /// announces new work sooner (``idleSlots``).
     let idleWait = Duration.milliseconds(200)
+    /// Where idle slots wait; the listener (``cancels``) wakes them when work is announced.
+    private let idleSlots = IdleSlots()
 
     /// Hears the cancels announced through the store (PostgreSQL's `LISTEN`), so that a chunk of a
     /// cancelled job stops at its next stop check rather than at its next renewal; `nil` where the
@@ -103,20 +106,22 @@ final class LeaseWorker: Sendable {
     /// Runs the slots until ``stop()`` (and, for one job only, until that job is no longer queued
     /// or running); returns once every slot reached its boundary.
     func work() async {
-        if let cancels { Thread.detachNewThread { [self] in hearCancels(on: cancels) } }
+        if let cancels { Thread.detachNewThread { [self] in hearAnnouncements(on: cancels) } }
         await withTaskGroup(of: Void.self) { group in
             for slot in 0..<slots { group.addTask { await self.work(slot: slot) } }
         }
         workEnded.store(true, ordering: .sequentiallyConsistent)
     }
 
-    /// Stops the chunks in flight of every job whose cancel is announced, until the work ended. A
-    /// cancel announced while the listener was reconnecting is still seen, at the next renewal.
-    private func hearCancels(on listener: CancelListener) {
+    /// Stops the chunks in flight of every job whose cancel is announced, and wakes the idle slots
+    /// when work is, until the work ended. A cancel announced while the listener was reconnecting
+    /// is still seen, at the next renewal; work, at the idle slots' next look.
+    private func hearAnnouncements(on listener: CancelListener) {
         while !workEnded.load(ordering: .sequentiallyConsistent) {
             do {
-                let jobs = try listener.cancels(until: .now + Self.listenInterval)
-                let stopping = inFlight.withLock { $0.values.filter { jobs.contains($0.lease.jobID) }.map(\.heartbeat) }
+                let heard = try listener.announcements(until: .now + Self.listenInterval)
+                if !heard.work.isEmpty { idleSlots.wakeAll() }
+                let stopping = inFlight.withLock { $0.values.filter { heard.cancels.contains($0.lease.jobID) }.map(\.heartbeat) }
                 for heartbeat in stopping { heartbeat.cancelRequested() }
             } catch {
                 Thread.sleep(forTimeInterval: Self.listenInterval / .seconds(1)) // the server is away; renewals go on
@@ -151,6 +156,7 @@ final class LeaseWorker: Sendable {
         while !stopping.load(ordering: .sequentiallyConsistent) {
             journalPending()
             let claimed: ChunkLease?
+            let announced = idleSlots.generation
             let asked = ContinuousClock.now
             do {
                 claimed = try store.claimChunk(worker: name, lease: lease, job: job, hasGPU: hasGPU)
@@ -160,7 +166,7 @@ final class LeaseWorker: Sendable {
             }
             guard let claimed else {
                 if let job, !isLive(job) { return }
-                try? await Task.sleep(for: idleWait)
+                await idleSlots.wait(upTo: idleWait, unlessAnnouncedSince: announced)
                 continue
             }
             await run(claimed, claimedAt: asked, answeredAt: .now, slot: slot)

@@ -8,10 +8,24 @@ import Postgres
 /// next heartbeat. A cancel asked for while nobody listened is still seen: the flag stays in the
 /// store, and every lease renewal reports it.
 ///
+/// It hears new work too, on ``workChannel``: a job stored or resumed, and a job whose last chunk
+/// was committed (its package stage can be claimed), so that idle workers look for it at once
+/// rather than at their next look. Work announced while nobody listened is found at that look.
+///
 /// One thread at a time waits on a listener.
 public final class CancelListener: @unchecked Sendable {
     /// The channel cancels are announced on; the payload is the job's id.
     public static let channel = "mediajob_cancel"
+    /// The channel new work is announced on; the payload is the job's id.
+    public static let workChannel = "mediajob_work"
+
+    /// What was announced since the last call.
+    public struct Announcements: Sendable, Equatable {
+        /// The jobs whose cancel was asked for.
+        public var cancels: Set<JobID> = []
+        /// The jobs that have chunks to claim that they did not have before.
+        public var work: Set<JobID> = []
+    }
 
     // Used by one thread at a time, as the type's documentation asks.
     private let connection: Connection
@@ -24,13 +38,20 @@ public final class CancelListener: @unchecked Sendable {
     public init(_ connectionString: String, settings: [String: String] = [:]) throws {
         connection = try Connection(connectionString, settings: ["application_name": "mediajob"].merging(settings) { $1 })
         try connection.listen(Self.channel)
+        try connection.listen(Self.workChannel)
     }
 
-    /// The jobs whose cancel was announced since the last call, waiting for one until `deadline`.
-    /// A lost connection is remade (and listens again) once.
-    /// - Returns: the jobs; empty when none was announced before `deadline`.
-    /// - Throws: `PostgresError` when the connection is lost and cannot be remade.
+    /// The jobs whose cancel was announced since the last call (other announcements are dropped),
+    /// waiting for one until `deadline`; see ``announcements(until:)``.
     public func cancels(until deadline: ContinuousClock.Instant) throws -> Set<JobID> {
+        try announcements(until: deadline).cancels
+    }
+
+    /// What was announced since the last call, waiting for something until `deadline`. A lost
+    /// connection is remade (and listens again) once.
+    /// - Returns: the announcements; empty when none came before `deadline`.
+    /// - Throws: `PostgresError` when the connection is lost and cannot be remade.
+    public func announcements(until deadline: ContinuousClock.Instant) throws -> Announcements {
         let notifications: [PostgresNotification]
         do {
             notifications = try connection.notifications(until: deadline)
@@ -38,6 +59,9 @@ public final class CancelListener: @unchecked Sendable {
             try connection.reset()
             notifications = try connection.notifications(until: deadline)
         }
-        return Set(notifications.filter { $0.channel == Self.channel }.map { JobID(rawValue: $0.payload) })
+        func jobs(on channel: String) -> Set<JobID> {
+            Set(notifications.filter { $0.channel == channel }.map { JobID(rawValue: $0.payload) })
+        }
+        return Announcements(cancels: jobs(on: Self.channel), work: jobs(on: Self.workChannel))
     }
 }

@@ -304,8 +304,10 @@ extension PostgresJobStore.Statements {
     /// if the lease still holds it, and only then stores the progress in the chunk's row of
     /// `job_progress` unless that row's is further, marks the job progressed (journalling its first
     /// progress, when it is its first chunk done), replaces the chunk's skipped items, learns the
-    /// cost, and journals the checkpoint with the bar's fraction now. Returns one row when it
-    /// committed, none when the lease no longer held.
+    /// cost, and journals the checkpoint with the bar's fraction now; when no other chunk of the
+    /// job is left, announces on ``CancelListener/workChannel`` that its package stage can be
+    /// claimed (a commit beside it, not yet committed, may leave that to the idle workers' next
+    /// look). Returns one row when it committed, none when the lease no longer held.
     ///
     /// No row that other chunks' commits write is locked, so commits wait for the WAL flush
     /// together (PostgreSQL's group commit): the job's row only by the first commit, which sets
@@ -356,8 +358,12 @@ extension PostgresJobStore.Statements {
             ) entry(position, event, detail)
             WHERE entry.position = 2 OR EXISTS (SELECT 1 FROM first)
             ORDER BY entry.position
+        ), announced AS (
+            SELECT pg_notify('\(CancelListener.workChannel)', $1) FROM marked
+            WHERE NOT EXISTS (SELECT 1 FROM chunks o WHERE o.job_id = $1 AND o.idx >= 0 AND o.idx <> $2 AND NOT o.done
+                                  AND NOT o.failed)
         )
-        SELECT 1 AS committed FROM marked
+        SELECT 1 AS committed, (SELECT count(*) FROM announced) AS announced FROM marked
         """)
     static let chunkOutput = PreparedStatement(
         "mediajob_chunk_output", "SELECT done, output FROM chunks WHERE job_id = $1 AND idx = $2")

@@ -89,6 +89,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             try connection.query(Statements.insertChunk, job.id.rawValue, Self.packageIndex, try PostgresJobRow.encode(Self.packageChunk))
             try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]),
                             on: connection)
+            if job.state.isLive { try connection.query(Statements.announce, CancelListener.workChannel, job.id.rawValue) }
             return job
         }
         // Inserted by an earlier run of this call, whose reply was lost: the job as stored then.
@@ -202,7 +203,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     public func requestCancel(_ id: JobID) throws {
         try transaction { connection in
             try connection.query(Statements.requestCancel, id.rawValue, Date().timeIntervalSince1970)
-            try connection.query(Statements.announceCancel, CancelListener.channel, id.rawValue)
+            try connection.query(Statements.announce, CancelListener.channel, id.rawValue)
         }
     }
 
@@ -335,6 +336,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             try connection.query(Statements.clearCancel, key)
         }
         if let event { try append(event, on: connection) }
+        if change.state.isLive { try connection.query(Statements.announce, CancelListener.workChannel, key) }
     }
 
     /// Stores the job's progress and the items the chunk skipped, learns the chunk's cost, and
