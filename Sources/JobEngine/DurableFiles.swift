@@ -34,19 +34,24 @@ package enum DurableFiles {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw FileSystemError("open", path: url.path) }
         defer { close(fd) }
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                guard written >= 0 else {
-                    if errno == EINTR { continue }
-                    throw FileSystemError("write", path: url.path)
-                }
-                offset += written
-            }
-        }
+        try data.withUnsafeBytes { try write($0, to: fd, path: url.path) }
         guard isSyncEnabled else { return }
         try flush(fd, path: url.path)
+    }
+
+    /// Writes all of `bytes` to the open descriptor `fd`, however many calls that takes; `path`
+    /// names it in errors.
+    /// - Throws: ``FileSystemError``.
+    package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            guard written >= 0 else {
+                if errno == EINTR { continue }
+                throw FileSystemError("write", path: path)
+            }
+            offset += written
+        }
     }
 
     /// `fsync`s an open descriptor; `path` names it in errors.

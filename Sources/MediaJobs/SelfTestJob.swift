@@ -115,18 +115,37 @@ public struct SelfTestJob: JobKind {
 
     public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
         context.task.updateTitle(context.task.title, subtitle: "package result")
-        var committed: [Int] = []
         for chunk in chunks {
-            let units = Self.units(of: chunk)
             let text = try? String(contentsOf: context.workspace.url(for: chunk.key), encoding: .utf8)
-            guard text == Self.content(of: chunk, total: spec.units) else { throw SelfTestError.missingOutput(units.lowerBound) }
-            committed += units
+            guard text == Self.content(of: chunk, total: spec.units) else {
+                throw SelfTestError.missingOutput(Self.units(of: chunk).lowerBound)
+            }
         }
-        let log = (try? String(contentsOf: Self.executionLog(in: context.workspace), encoding: .utf8)) ?? ""
-        let executions = log.split(separator: "\n").reduce(into: [String: Int]()) { $0[String($1), default: 0] += 1 }
+        let executions = Self.executions(in: context.workspace, units: spec.units)
         let name = "result.json"
-        try context.workspace.commit(name, data: try StableJSON.encode(Result(committed: committed, executions: executions)))
+        try context.workspace.commit(name) { temporary in
+            try Result.write(committed: chunks.lazy.flatMap(Self.units(of:)), executions: executions, to: temporary)
+        }
         return context.workspace.url(for: name)
+    }
+
+    /// How many times each unit started, by unit number, from the log of unit starts (a line
+    /// each); a last line left without its end by a crash counts no start.
+    static func executions(in workspace: Workspace, units: Int) -> [Int] {
+        var counts = Array(repeating: 0, count: units)
+        let log = (try? Data(contentsOf: executionLog(in: workspace))) ?? Data()
+        var unit = 0, digits = 0
+        for byte in log {
+            if byte == UInt8(ascii: "\n") {
+                if (1...9).contains(digits), unit < units { counts[unit] += 1 }
+                unit = 0
+                digits = 0
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                unit = unit &* 10 &+ Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            }
+        }
+        return counts
     }
 
     /// The units of each chunk, in order: one each, or with ``Spec/chunkMilliseconds``, as many
