@@ -40,6 +40,9 @@ package enum FaultPoints {
         /// A worker's chunk (or package stage) is done and its heartbeat has stopped: its commit
         /// under the lease is next.
         case leaseCommit = "lease.commit"
+        /// A video segment's encoder has its memory from the encoder budget; its decoder and
+        /// encoder open next.
+        case encoder
     }
 
     /// What an armed point does.

@@ -16,17 +16,30 @@ public struct JobContext: Sendable {
     /// Whether an input this machine cannot open fails the work even where bad items are skipped:
     /// a worker's chunk, which another machine may still be able to do.
     let leavesUnreachableInputsToOthers: Bool
+    /// Appends an entry to the job's journal, with the chunk's index added by the engine.
+    private let journalEntry: @Sendable (JournalEntry.Event, [String: String]) -> Void
 
     /// - Parameters:
     ///   - skipped: items skipped before this work began (the engine gives finalisation those its
     ///     chunks skipped).
     ///   - leavesUnreachableInputsToOthers: see the property of that name.
+    ///   - journal: appends an entry to the job's journal (by default nothing is journalled).
     package init(workspace: Workspace, task: ContinuedTask, skipped: [ItemFailure] = [],
-                 leavesUnreachableInputsToOthers: Bool = false) {
+                 leavesUnreachableInputsToOthers: Bool = false,
+                 journal: @escaping @Sendable (JournalEntry.Event, [String: String]) -> Void = { _, _ in }) {
         self.workspace = workspace
         self.task = task
         self.skippedBefore = skipped
         self.leavesUnreachableInputsToOthers = leavesUnreachableInputsToOthers
+        self.journalEntry = journal
+    }
+
+    /// Records `event` with `detail` in the job's lifecycle journal (`mediajob status JOB
+    /// --journal`), the chunk's index added: for internal detail that tells what the work did,
+    /// such as waiting for memory, never for progress text. Best effort: a journal that cannot be
+    /// written does not fail the work.
+    public func journal(_ event: JournalEntry.Event, _ detail: [String: String]) {
+        journalEntry(event, detail)
     }
 
     /// Whether the work in hand should stop: the job was asked to stop, or a sibling chunk failed.

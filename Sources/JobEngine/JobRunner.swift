@@ -144,7 +144,10 @@ struct JobRunner {
                     group.addTask {
                         let clock = ContinuousClock()
                         let began = clock.now
-                        let context = JobContext(workspace: context.workspace, task: context.task)
+                        let context = JobContext(workspace: context.workspace, task: context.task) { [store, record] event, detail in
+                            try? store.append(JournalEntry(jobID: record.id, event: event,
+                                                           detail: detail.merging(["chunk": String(chunk.index)]) { $1 }))
+                        }
                         do {
                             try context.checkStop()
                             try FaultPoints.step(.chunk, operation: "chunk", path: String(chunk.index)) {}

@@ -19,7 +19,10 @@ extension JobScheduler {
         let kind = try leasedKind(of: job)
         let workspace = Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output)
         try workspace.prepare()
-        let context = JobContext(workspace: workspace, task: task, leavesUnreachableInputsToOthers: leavesUnreachableInputsToOthers)
+        let context = JobContext(workspace: workspace, task: task, leavesUnreachableInputsToOthers: leavesUnreachableInputsToOthers) {
+            [store, id = job.id] event, detail in
+            try? store.append(JournalEntry(jobID: id, event: event, detail: detail.merging(["chunk": String(index)]) { $1 }))
+        }
         let clock = ContinuousClock()
         let began = clock.now
         try context.checkStop()

@@ -21,6 +21,10 @@ public struct JournalEntry: Sendable, Equatable, Codable {
         /// clock from the claim's ``JournalEntry/storedAt``); stamped when the chunk stopped, by the
         /// worker's clock, and written once the worker could reach the store again.
         case fenced
+        /// A chunk's work waited for a resource others in this process held (detail: chunk,
+        /// what it waited for, and figures such as how many held it); written by the job kind
+        /// through ``JobContext/journal(_:_:)``.
+        case waited
     }
 
     public var jobID: JobID

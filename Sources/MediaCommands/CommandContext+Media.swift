@@ -12,9 +12,11 @@ extension CommandContext {
     /// What media jobs run with in this process: the GPU that probing selected (none under
     /// `--gpu off`, so that a worker started with it renders every job's pictures on the CPU, `auto`
     /// ones included), used by `--gpu auto` where it measured faster (``AutoRenderPaths``),
-    /// libvips' temporary files in the state folder's `tmp`, video encoders within half of usable
-    /// memory, the monotonic clock.
-    var media: MediaEnvironment {
+    /// libvips' temporary files in the state folder's `tmp`, video encoders within
+    /// ``encoderBudget()``, the monotonic clock.
+    /// - Throws: ``UsageError`` when `MEDIAJOB_ENCODER_MEMORY` is not a size.
+    func media() throws -> MediaEnvironment {
+        let encoderBudget = try encoderBudget()
         let usesGPU = (try? gpuPreference()) != .off
         let (folder, environment) = (stateDirectory, environment)
         return MediaEnvironment(renderer: { usesGPU ? GPUSelection.current().renderer : nil }, gpuIsFaster: { operation in
@@ -22,13 +24,14 @@ extension CommandContext {
                   let record = AutoRenderPaths.record(for: renderer, folder: folder, environment: environment) else { return true }
             return record.gpuIsFaster(for: operation)
         }, temporaryDirectory: stateDirectory.appendingPathComponent("tmp"),
-           encoderBudget: .half(of: hostProbe.memory().usableBytes))
+           encoderBudget: encoderBudget)
     }
 
     /// Opens the job store and a scheduler over it with every media job kind registered, GPU
     /// probing and chunk parallelism for media, and cleans up after finished jobs.
     func openMediaScheduler() throws -> JobScheduler {
         let scheduler = try openScheduler(probe: GPUResourceProbe(), chunksAtOnce: chunkParallelism)
+        let media = try media()
         if let temporary = media.temporaryDirectory { try DurableFiles.makeDirectory(temporary) }
         try MediaJobKinds.register(on: scheduler, environment: media)
         return scheduler

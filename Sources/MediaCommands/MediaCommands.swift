@@ -14,7 +14,7 @@ package struct MediaCommands: MediaWork {
         guard let work = command as? any CommandWork.Type else {
             preconditionFailure("the media command '\(command.name)' has no work in MediaCommands")
         }
-        if command.runsJobs { try context.media.startLibraries() }
+        if command.runsJobs { try context.media().startLibraries() }
         GPUProbeProcess.install(arguments: context.arguments, environment: context.environment)
         return try await work.work(context)
     }

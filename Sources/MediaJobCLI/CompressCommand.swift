@@ -12,8 +12,9 @@ package enum CompressCommand: MediaCommand {
         --max-size (a box, or one number for the longest side), at
         --quality or at the best quality that meets --target-size. Videos are re-encoded to
         H.264 (libx264, --preset, --video-crf) in keyframe-aligned segments of bounded work
-        (--chunk-seconds), as many at a time as this machine has cores for, and joined without
-        re-encoding; audio is copied. Where an output would be larger
+        (--chunk-seconds), as many at a time as this machine has cores for and its encoder
+        memory holds (half of usable memory, or MEDIAJOB_ENCODER_MEMORY such as 600M), and
+        joined without re-encoding; audio is copied. Where an output would be larger
         than its input, the input is copied instead and report.json says so (not where
         --max-size shrank it: the output then stays, larger or not). DIR must not
         exist yet unless --overwrite is given. Resizing (photos and video frames) runs on a

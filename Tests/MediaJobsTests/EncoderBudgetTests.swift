@@ -55,6 +55,15 @@ import Testing
         #expect(budget.mostAtOnce == 1)
     }
 
+    @Test func anEncoderThatMustWaitSaysSoOnceWithHowManyHoldTheBudget() {
+        let budget = EncoderBudget(bytes: 100)
+        var waits: [Int] = [], asked = 0
+        _ = budget.whenAvailable(60, shouldStop: { false }, waits: { waits.append($0) }) {
+            budget.whenAvailable(41, shouldStop: { asked += 1; return asked == 3 }, waits: { waits.append($0) }) { true }
+        }
+        #expect(waits == [1], "only the second encoder waited, once, beside one running")
+    }
+
     @Test func anEncoderLargerThanTheWholeBudgetRunsAlone() {
         let budget = EncoderBudget(bytes: 100)
         #expect(budget.whenAvailable(1_000, shouldStop: { false }) { "ran" } == "ran")

@@ -42,11 +42,18 @@ public final class EncoderBudget: @unchecked Sendable {
     /// Runs `body` once `footprint` more bytes fit in the budget (at once when nothing else
     /// runs), holding them until it returns. Waiting blocks the calling thread, as encoding does;
     /// `shouldStop` is asked every 0.1 s while waiting.
+    /// - Parameter waits: called once, before waiting, with how many encoders hold the budget.
     /// - Returns: what `body` returns, or `nil` when `shouldStop` said stop before the bytes fit
     ///   (`body` did not run).
-    func whenAvailable<Result>(_ footprint: UInt64, shouldStop: () -> Bool,
+    func whenAvailable<Result>(_ footprint: UInt64, shouldStop: () -> Bool, waits: (_ running: Int) -> Void = { _ in },
                                _ body: () throws -> Result) rethrows -> Result? {
         condition.lock()
+        if running > 0, footprint > bytes - min(bytes, reserved) {
+            let holding = running
+            condition.unlock()
+            waits(holding)
+            condition.lock()
+        }
         while running > 0, footprint > bytes - min(bytes, reserved) {
             if shouldStop() {
                 condition.unlock()

@@ -24,8 +24,13 @@ enum VideoChunks {
         let video = try MediaProbe.probe(source, limits: limits, scanKeyframes: false, shouldStop: stopCheck(context)).video
         let footprint = EncoderFootprint(encoding: encoding, width: video?.width ?? 0, height: video?.height ?? 0)
         let rendered = RenderedFlag()
-        let encoded: Void? = try budget.whenAvailable(footprint.bytes, shouldStop: stopCheck(context)) {
-            try context.workspace.commit(name) { temporary in
+        let waits = { (running: Int) in
+            context.journal(.waited, ["for": "encoder memory", "encoders_running": String(running),
+                                      "footprint_bytes": String(footprint.bytes), "budget_bytes": String(budget.bytes)])
+        }
+        let encoded: Void? = try budget.whenAvailable(footprint.bytes, shouldStop: stopCheck(context), waits: waits) {
+            try FaultPoints.step(.encoder, operation: "open the encoder", path: name) {}
+            return try context.workspace.commit(name) { temporary in
                 _ = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: encoding,
                                               output: temporary.path, limits: limits, shouldStop: stopCheck(context),
                                               renderer: GPUPictureRenderer.factory(gpu, rendered: rendered))
