@@ -35,7 +35,8 @@ struct LanczosTable {
         values.reserveCapacity(count * stride)
         for output in 0..<count {
             let centre = (Double(output) + 0.5) * scale - 0.5
-            let first = Int((centre - 3 * stretch).rounded(.up))
+            // Without a change of scale each output sample is its source sample, alone.
+            let first = scale == 1 ? output : Int((centre - 3 * stretch).rounded(.up))
             let weights = (0..<taps).map { Self.lanczos3((Double(first + $0) - centre) / stretch) }
             let total = weights.reduce(0, +)
             values += [Float(first), 0, 0, 0]
@@ -67,9 +68,11 @@ struct LanczosTable {
         return 3 * sin(px) * sin(px / 3) / (px * px)
     }
 
-    /// Weights per output sample for a reduction by `scale`: the stretched kernel's width.
+    /// Weights per output sample for a reduction by `scale`: as many samples as the stretched
+    /// kernel's open support `(c − 3s, c + 3s)` can hold, `⌈6s⌉` (a sample on either end weighs
+    /// nothing), or one when the scale does not change (the weight of the sample itself).
     static func taps(scale: Double) -> Int {
-        Int((6 * max(scale, 1)).rounded(.up)) + 1
+        scale == 1 ? 1 : Int((6 * max(scale, 1)).rounded(.up))
     }
 
     /// The size in bytes of the table for `count` samples, without making it.
