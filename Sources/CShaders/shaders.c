@@ -24,17 +24,22 @@ static const uint32_t lanczos_plane_words[] =
 ;
 SHADER(lanczos_plane)
 
-static const uint32_t finish_words[] =
-#include "spirv/finish.spv.inc"
+static const uint32_t lanczos_rgba8_words[] =
+#include "spirv/lanczos-rgba8.spv.inc"
 ;
-SHADER(finish)
+SHADER(lanczos_rgba8)
+
+static const uint32_t lanczos_plane8_words[] =
+#include "spirv/lanczos-plane8.spv.inc"
+;
+SHADER(lanczos_plane8)
+
+static const uint32_t lanczos_yuv420_words[] =
+#include "spirv/lanczos-yuv420.spv.inc"
+;
+SHADER(lanczos_yuv420)
 
 static const uint32_t yuv420_words[] =
 #include "spirv/yuv420.spv.inc"
 ;
 SHADER(yuv420)
-
-static const uint32_t plane_words[] =
-#include "spirv/plane.spv.inc"
-;
-SHADER(plane)

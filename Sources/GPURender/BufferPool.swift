@@ -5,7 +5,7 @@ import Vulkan
 final class BufferPool {
     /// What each buffer holds.
     enum Role: CaseIterable {
-        case upload, source, work, horizontal, packed, planes, resizedPlanes, download, horizontalWeights, verticalWeights
+        case upload, source, work, horizontal, chromaHorizontal, packed, planes, download, horizontalWeights, verticalWeights
 
         /// Staging memory for what the host writes or reads; the weight tables are small and
         /// read by the shader straight from there.

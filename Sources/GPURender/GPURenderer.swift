@@ -4,12 +4,13 @@ import Synchronization
 import Vulkan
 
 /// Renders batches of pictures on one Vulkan device by a ``RenderRecipe``: uploads them through
-/// a staging buffer, runs the compute shaders (crop and turn, box shrink, Lanczos3, colour, and
-/// RGB → YUV 4:2:0 for video), and downloads the results through another.
+/// a staging buffer, runs the compute shaders (crop, turn and box shrink; horizontal Lanczos3;
+/// vertical Lanczos3 with the colour steps, writing 8-bit results), and downloads the results
+/// through another.
 ///
 /// Pictures come packed (grey, RGB or RGBA) or as YUV 4:2:0 planes, which are cropped, turned
 /// and resized plane by plane as the CPU path's swscale does, then, for a colour change, taken
-/// to RGB and back by the video's matrix on the device. A picture whose buffers would
+/// to RGB and back by the video's matrix on the device, in the vertical pass. A picture whose buffers would
 /// exceed the device's largest storage buffer or the memory budget renders in strips of rows
 /// (``render(_:pixels:into:)``), each reading the rows its filters overlap.
 ///
@@ -37,9 +38,10 @@ public final class GPURenderer: @unchecked Sendable {
     private let lanczos: ComputePipeline
     private let transformPlane: ComputePipeline
     private let lanczosPlane: ComputePipeline
-    private let finish: ComputePipeline
+    private let lanczosRGBA8: ComputePipeline
+    private let lanczosPlane8: ComputePipeline
+    private let lanczosYUV420: ComputePipeline
     private let yuv420: ComputePipeline
-    private let plane: ComputePipeline
     private let pool: BufferPool
     private let lock = Mutex(())
 
@@ -51,15 +53,20 @@ public final class GPURenderer: @unchecked Sendable {
         vulkan = try Device(physical)
         recorder = try CommandRecorder(device: vulkan)
         // Each shader reads its input as texels and writes a storage buffer. Working pictures are
-        // RGBA in 16-bit floats, or one channel in 32-bit floats for the planes of YUV pictures.
+        // RGBA in 16-bit floats, or one channel in 32-bit floats for the planes of YUV pictures,
+        // whose vertical pass reads four samples of a row a texel.
         transform = try Self.pipeline(vulkan, mj_shader_transform, TransformConstants.self, bindings: [.uint32, nil])
         lanczos = try Self.pipeline(vulkan, mj_shader_lanczos, LanczosConstants.self, bindings: [.rgba16Float, nil, .rgba32Float])
         transformPlane = try Self.pipeline(vulkan, mj_shader_transform_plane, TransformConstants.self, bindings: [.uint32, nil])
         lanczosPlane = try Self.pipeline(vulkan, mj_shader_lanczos_plane, LanczosConstants.self,
                                          bindings: [.float32, nil, .rgba32Float])
-        finish = try Self.pipeline(vulkan, mj_shader_finish, FinishConstants.self, bindings: [.rgba16Float, nil])
+        lanczosRGBA8 = try Self.pipeline(vulkan, mj_shader_lanczos_rgba8, LanczosConstants.self,
+                                         bindings: [.rgba16Float, nil, .rgba32Float])
+        lanczosPlane8 = try Self.pipeline(vulkan, mj_shader_lanczos_plane8, PlaneConstants.self,
+                                          bindings: [.rgba32Float, nil, .rgba32Float])
+        lanczosYUV420 = try Self.pipeline(vulkan, mj_shader_lanczos_yuv420, ColourPlanesConstants.self,
+                                          bindings: [.rgba32Float, nil, .rgba32Float, .rgba32Float])
         yuv420 = try Self.pipeline(vulkan, mj_shader_yuv420, YUVConstants.self, bindings: [.uint32, nil])
-        plane = try Self.pipeline(vulkan, mj_shader_plane, PlaneConstants.self, bindings: [.float32, nil])
         pool = BufferPool(device: vulkan, budget: self.memoryBudget)
     }
 
@@ -191,99 +198,114 @@ public final class GPURenderer: @unchecked Sendable {
         }
     }
 
-    /// Packed pictures: upload, transform and resize, colour, then RGBA or YUV out.
+    /// Packed pictures: upload, transform, the horizontal pass, the vertical pass finishing
+    /// them to RGBA8 (colour steps included), then RGBA or YUV out.
     private func record(_ pass: RenderPass, count: Int, output: RenderOutput, buffers: [BufferPool.Role: Buffer],
                         into recording: inout Recording) throws {
         recording.copy(buffers[.upload]!, to: buffers[.source]!, size: (count * pass.sourceBytes + 3) & ~3)
         let recipe = pass.recipe
-        let premultiply = recipe.channels == 4 && pass.tables != nil
-        try recordResize(pass, count: count, sourceOffset: 0, tableOffsets: (0, 0), premultiply: premultiply,
-                         oneChannel: false, buffers: buffers, into: &recording)
-        let pixels = count * pass.width * pass.height
-        try recording.dispatch(finish, buffers: [buffers[.work]!, buffers[.packed]!], constants: FinishConstants(
-            count: Int32(pixels), unpremultiply: premultiply ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
+        try recordTransformAndHorizontal(pass, frames: count, sourceOffset: 0, tableOffset: 0, oneChannel: false,
+                                         into: buffers[.horizontal]!, stride: pass.width, buffers: buffers, recording: &recording)
+        let vertical = pass.tables.vertical
+        write(vertical, to: buffers[.verticalWeights]!, at: 0)
+        try recording.dispatch(lanczosRGBA8, buffers: [buffers[.horizontal]!, buffers[.packed]!, buffers[.verticalWeights]!],
+                               constants: LanczosConstants(
+            sourceWidth: Int32(pass.width), sourceHeight: Int32(pass.shrunkHeight), width: Int32(pass.width),
+            height: Int32(pass.height), stride: Int32(pass.width), vertical: 1, taps: Int32(vertical.taps), frames: Int32(count),
+            tableOffset: 0, unpremultiply: pass.premultiplies ? 1 : 0, adjust: recipe.adjustsColour ? 1 : 0,
             gain: Float(recipe.gain), offset: Float(recipe.offset), saturation: Float(recipe.saturation)),
-            groups: (linearGroups(pixels), 1, 1))
+            groups: groups(pass.width, pass.height, count))
         guard let matrix = output.matrix else {
-            recording.copy(buffers[.packed]!, to: buffers[.download]!, size: pixels * 4)
+            recording.copy(buffers[.packed]!, to: buffers[.download]!, size: count * pass.width * pass.height * 4)
             return
         }
-        try recordYUV(from: buffers[.packed]!, recipe: nil, layout: YUVLayout(width: pass.width, height: pass.height), count: count,
-                      matrix: matrix, buffers: buffers, into: &recording)
-    }
-
-    /// RGBA8 pictures in `source`, or with `recipe` the resized YUV planes of its colour change,
-    /// to YUV 4:2:0 by `matrix` in the planes buffer, then to the download buffer.
-    private func recordYUV(from source: Buffer, recipe: RenderRecipe?, layout: YUVLayout, count: Int, matrix: YUVMatrix,
-                           buffers: [BufferPool.Role: Buffer], into recording: inout Recording) throws {
-        let rows = matrix.rows, inverse = matrix.inverse
+        let layout = YUVLayout(width: pass.width, height: pass.height)
+        let rows = matrix.rows
         let (luma, blue, red) = (SIMD3<Float>(rows.luma), SIMD3<Float>(rows.blue), SIMD3<Float>(rows.red))
-        let (gain, offset, saturation) = recipe.map { ($0.gain, $0.offset, $0.saturation) } ?? (1, 0, 1)
         for chroma in [0, 1] {
             let words = (chroma == 0 ? layout.lumaStride : layout.chromaStride) / 4
             let planeRows = chroma == 0 ? layout.height : layout.chromaHeight
-            try recording.dispatch(yuv420, buffers: [source, buffers[.planes]!], constants: YUVConstants(
+            try recording.dispatch(yuv420, buffers: [buffers[.packed]!, buffers[.planes]!], constants: YUVConstants(
                 width: Int32(layout.width), height: Int32(layout.height), lumaStride: Int32(layout.lumaStride),
                 chromaStride: Int32(layout.chromaStride), chroma: Int32(chroma), frames: Int32(count),
                 lumaR: luma.x, lumaG: luma.y, lumaB: luma.z, lumaOffset: Float(rows.lumaOffset),
-                blueR: blue.x, blueG: blue.y, blueB: blue.z, redR: red.x, redG: red.y, redB: red.z,
-                planar: recipe == nil ? 0 : 1, lumaGain: Float(inverse.lumaGain), redCr: Float(inverse.redCr),
-                greenCb: Float(inverse.greenCb), greenCr: Float(inverse.greenCr), blueCb: Float(inverse.blueCb),
-                gain: Float(gain), offset: Float(offset), saturation: Float(saturation)),
+                blueR: blue.x, blueG: blue.y, blueB: blue.z, redR: red.x, redG: red.y, redB: red.z),
                 groups: groups(words, planeRows, count))
         }
         recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
 
-    /// YUV 4:2:0 pictures: each plane gathered from the uploaded pictures, transformed, resized
-    /// and written into its place in the output planes; with a colour change, into 4:4:4 planes
-    /// (chroma at the full size) that then go to RGB, through the colour steps and back by `matrix`.
+    /// YUV 4:2:0 pictures: the planes gathered from the uploaded pictures (every picture's luma,
+    /// then every picture's blue-difference chroma, then every red-difference one), transformed
+    /// and resized horizontally, luma on its own and chroma as one batch of twice the pictures;
+    /// then the vertical pass writes the 8-bit planes into place. With a colour change chroma is
+    /// resized to the full size (4:4:4), and one vertical pass filters all three planes, goes to
+    /// RGB, through the colour steps and back by `matrix`.
     private func recordPlanes(luma: RenderPass, chroma: RenderPass, count: Int, matrix: YUVMatrix,
                               buffers: [BufferPool.Role: Buffer], into recording: inout Recording) throws {
-        let colour = luma.recipe.adjustsColour
-        let resized = buffers[colour ? .resizedPlanes : .planes]!
         let layout = YUVLayout(width: luma.width, height: luma.height)
-        let lumaTables = luma.tables.map { ($0.horizontal.values.count, $0.vertical.values.count) } ?? (0, 0)
-        let lumaBytes = layout.lumaStride * layout.height
-        let (chromaStride, blueOffset, redOffset, frameBytes) = colour
-            ? (layout.lumaStride, lumaBytes, 2 * lumaBytes, 3 * lumaBytes)
-            : (layout.chromaStride, layout.blueOffset, layout.redOffset, layout.pictureBytes)
-        let planes: [(pass: RenderPass, output: Int, stride: Int, tableOffsets: (Int, Int))] = [
-            (luma, layout.lumaOffset, layout.lumaStride, (0, 0)),
-            (chroma, blueOffset, chromaStride, lumaTables),
-            (chroma, redOffset, chromaStride, lumaTables),
-        ]
         let pictureBytes = Self.uploadBytes([luma, chroma], input: .yuv420)
-        var sourceOffset = 0, planeStart = 0
-        for plane in planes {
-            let bytes = plane.pass.sourceBytes
-            for index in 0..<count {
-                recording.copy(buffers[.upload]!, to: buffers[.source]!, size: bytes, sourceOffset: index * pictureBytes + planeStart,
-                               destinationOffset: sourceOffset + index * bytes)
+        let (lumaBytes, chromaBytes) = (luma.sourceBytes, chroma.sourceBytes)
+        let chromaStart = Self.chromaStart(luma, count: count)
+        for index in 0..<count {
+            let picture = index * pictureBytes
+            recording.copy(buffers[.upload]!, to: buffers[.source]!, size: lumaBytes, sourceOffset: picture,
+                           destinationOffset: index * lumaBytes)
+            for plane in 0..<2 {
+                recording.copy(buffers[.upload]!, to: buffers[.source]!, size: chromaBytes,
+                               sourceOffset: picture + lumaBytes + plane * chromaBytes,
+                               destinationOffset: chromaStart + (plane * count + index) * chromaBytes)
             }
-            try recordResize(plane.pass, count: count, sourceOffset: sourceOffset, tableOffsets: plane.tableOffsets,
-                             premultiply: false, oneChannel: true, buffers: buffers, into: &recording)
-            try recording.dispatch(self.plane, buffers: [buffers[.work]!, resized], constants: PlaneConstants(
-                width: Int32(plane.pass.width), height: Int32(plane.pass.height), stride: Int32(plane.stride),
-                frameWords: Int32(frameBytes / 4), planeWord: Int32(plane.output / 4), frames: Int32(count)),
-                groups: groups(plane.stride / 4, plane.pass.height, count))
-            sourceOffset += (count * bytes + 3) & ~3
-            planeStart += bytes
         }
-        if colour {
-            try recordYUV(from: resized, recipe: luma.recipe, layout: layout, count: count, matrix: matrix, buffers: buffers,
-                          into: &recording)
+        let lumaTables = (luma.tables.horizontal.values.count, luma.tables.vertical.values.count)
+        try recordTransformAndHorizontal(luma, frames: count, sourceOffset: 0, tableOffset: 0, oneChannel: true,
+                                         into: buffers[.horizontal]!, stride: Self.rowTexels(luma.width) * 4, buffers: buffers,
+                                         recording: &recording)
+        try recordTransformAndHorizontal(chroma, frames: 2 * count, sourceOffset: chromaStart, tableOffset: lumaTables.0,
+                                         oneChannel: true, into: buffers[.chromaHorizontal]!,
+                                         stride: Self.rowTexels(chroma.width) * 4, buffers: buffers, recording: &recording)
+        let weights = buffers[.verticalWeights]!
+        write(luma.tables.vertical, to: weights, at: 0)
+        write(chroma.tables.vertical, to: weights, at: lumaTables.1)
+        if luma.recipe.adjustsColour {
+            let recipe = luma.recipe, rows = matrix.rows, inverse = matrix.inverse
+            let (lumaRow, blue, red) = (SIMD3<Float>(rows.luma), SIMD3<Float>(rows.blue), SIMD3<Float>(rows.red))
+            try recording.dispatch(lanczosYUV420, buffers: [buffers[.horizontal]!, buffers[.planes]!, weights,
+                                                            buffers[.chromaHorizontal]!], constants: ColourPlanesConstants(
+                width: Int32(layout.width), height: Int32(layout.height), lumaRows: Int32(luma.shrunkHeight),
+                chromaRows: Int32(chroma.shrunkHeight), lumaTaps: Int32(luma.tables.vertical.taps),
+                chromaTaps: Int32(chroma.tables.vertical.taps), lumaTable: 0, chromaTable: Int32(lumaTables.1 / 4),
+                frames: Int32(count), lumaStride: Int32(layout.lumaStride), chromaStride: Int32(layout.chromaStride),
+                lumaR: lumaRow.x, lumaG: lumaRow.y, lumaB: lumaRow.z, lumaOffset: Float(rows.lumaOffset),
+                blueR: blue.x, blueG: blue.y, blueB: blue.z, redR: red.x, redG: red.y, redB: red.z,
+                lumaGain: Float(inverse.lumaGain), redCr: Float(inverse.redCr), greenCb: Float(inverse.greenCb),
+                greenCr: Float(inverse.greenCr), blueCb: Float(inverse.blueCb),
+                gain: Float(recipe.gain), offset: Float(recipe.offset), saturation: Float(recipe.saturation)),
+                groups: groups(layout.chromaStride / 4, layout.chromaHeight, count))
         } else {
-            recording.copy(resized, to: buffers[.download]!, size: count * layout.pictureBytes)
+            let planes: [(pass: RenderPass, source: Buffer, frames: Int, word: Int, table: Int)] = [
+                (luma, buffers[.horizontal]!, count, layout.lumaOffset / 4, 0),
+                (chroma, buffers[.chromaHorizontal]!, 2 * count, layout.blueOffset / 4, lumaTables.1 / 4),
+            ]
+            for plane in planes {
+                try recording.dispatch(lanczosPlane8, buffers: [plane.source, buffers[.planes]!, weights], constants: PlaneConstants(
+                    sourceHeight: Int32(plane.pass.shrunkHeight), width: Int32(plane.pass.width), height: Int32(plane.pass.height),
+                    taps: Int32(plane.pass.tables.vertical.taps), tableOffset: Int32(plane.table), frames: Int32(plane.frames),
+                    pictures: Int32(count), frameWords: Int32(layout.pictureBytes / 4), planeWord: Int32(plane.word),
+                    planeGapWords: Int32((layout.redOffset - layout.blueOffset) / 4)),
+                    groups: groups(Self.rowTexels(plane.pass.width), plane.pass.height, plane.frames))
+            }
         }
+        recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
 
-    /// Transform (crop, turn, box shrink) from the source buffer at byte `sourceOffset` into
-    /// `work`, then the two Lanczos passes back into `work` when the size changes, with their
-    /// tables written `tableOffsets` floats into the weight buffers. Working pictures are RGBA,
-    /// or `oneChannel` (a plane of YUV pictures) the first channel alone.
-    private func recordResize(_ pass: RenderPass, count: Int, sourceOffset: Int, tableOffsets: (Int, Int), premultiply: Bool,
-                              oneChannel: Bool, buffers: [BufferPool.Role: Buffer], into recording: inout Recording) throws {
+    /// Transform (crop, turn, box shrink) of `frames` pictures from the source buffer at byte
+    /// `sourceOffset` into `work`, then the horizontal Lanczos pass into `target`, rows `stride`
+    /// samples apart, with its table written `tableOffset` floats into the horizontal weights.
+    /// Working pictures are RGBA, or `oneChannel` (planes of YUV pictures) the first channel alone.
+    private func recordTransformAndHorizontal(_ pass: RenderPass, frames: Int, sourceOffset: Int, tableOffset: Int,
+                                              oneChannel: Bool, into target: Buffer, stride: Int,
+                                              buffers: [BufferPool.Role: Buffer], recording: inout Recording) throws {
         let recipe = pass.recipe
         let (transform, lanczos) = oneChannel ? (transformPlane, lanczosPlane) : (self.transform, self.lanczos)
         try recording.dispatch(transform, buffers: [buffers[.source]!, buffers[.work]!], constants: TransformConstants(
@@ -291,23 +313,15 @@ public final class GPURenderer: @unchecked Sendable {
             cropX: Int32(recipe.crop.x), cropY: Int32(recipe.crop.y), cropWidth: Int32(recipe.crop.width),
             cropHeight: Int32(recipe.crop.height), turns: Int32(recipe.quarterTurns), shrinkX: Int32(pass.shrink.x),
             shrinkY: Int32(pass.shrink.y), width: Int32(pass.shrunkWidth), height: Int32(pass.shrunkHeight),
-            premultiply: premultiply ? 1 : 0, frames: Int32(count), sourceOffset: UInt32(sourceOffset)),
-            groups: groups(pass.shrunkWidth, pass.shrunkHeight, count))
-        guard let (horizontal, vertical) = pass.tables else { return }
-        write(horizontal, to: buffers[.horizontalWeights]!, at: tableOffsets.0)
-        write(vertical, to: buffers[.verticalWeights]!, at: tableOffsets.1)
-        try recording.dispatch(lanczos, buffers: [buffers[.work]!, buffers[.horizontal]!, buffers[.horizontalWeights]!],
-                               constants: LanczosConstants(
+            premultiply: pass.premultiplies ? 1 : 0, frames: Int32(frames), sourceOffset: UInt32(sourceOffset)),
+            groups: groups(pass.shrunkWidth, pass.shrunkHeight, frames))
+        let horizontal = pass.tables.horizontal
+        write(horizontal, to: buffers[.horizontalWeights]!, at: tableOffset)
+        try recording.dispatch(lanczos, buffers: [buffers[.work]!, target, buffers[.horizontalWeights]!], constants: LanczosConstants(
             sourceWidth: Int32(pass.shrunkWidth), sourceHeight: Int32(pass.shrunkHeight), width: Int32(pass.width),
-            height: Int32(pass.shrunkHeight), vertical: 0, taps: Int32(horizontal.taps), frames: Int32(count),
-            tableOffset: Int32(tableOffsets.0 / 4)),
-            groups: groups(pass.width, pass.shrunkHeight, count))
-        try recording.dispatch(lanczos, buffers: [buffers[.horizontal]!, buffers[.work]!, buffers[.verticalWeights]!],
-                               constants: LanczosConstants(
-            sourceWidth: Int32(pass.width), sourceHeight: Int32(pass.shrunkHeight), width: Int32(pass.width),
-            height: Int32(pass.height), vertical: 1, taps: Int32(vertical.taps), frames: Int32(count),
-            tableOffset: Int32(tableOffsets.1 / 4)),
-            groups: groups(pass.width, pass.height, count))
+            height: Int32(pass.shrunkHeight), stride: Int32(stride), vertical: 0, taps: Int32(horizontal.taps),
+            frames: Int32(frames), tableOffset: Int32(tableOffset / 4)),
+            groups: groups(pass.width, pass.shrunkHeight, frames))
     }
 
     /// Copies a weight table into a staging buffer, `offset` floats in.
@@ -323,11 +337,6 @@ public final class GPURenderer: @unchecked Sendable {
         return (max(1, min(cap, (width + 15) / 16)), max(1, min(cap, (height + 15) / 16)), 1)
     }
 
-    /// Workgroups of 256 for `elements` items in a row (the `finish` shader's grid-stride loop).
-    private func linearGroups(_ elements: Int) -> Int {
-        max(1, min(device.type.isHardware ? 65_535 : 16, (elements + 255) / 256))
-    }
-
     /// The bytes one uploaded picture takes.
     private static func uploadBytes(_ passes: [RenderPass], input: Input) -> Int {
         switch input {
@@ -336,29 +345,41 @@ public final class GPURenderer: @unchecked Sendable {
         }
     }
 
+    /// Where the chroma planes of `count` YUV pictures start in the source buffer, after their luma.
+    private static func chromaStart(_ luma: RenderPass, count: Int) -> Int { (count * luma.sourceBytes + 3) & ~3 }
+
+    /// Texels of four samples a row of a plane `width` samples wide, as the vertical pass of
+    /// planes reads them (rows padded to a multiple of four samples).
+    private static func rowTexels(_ width: Int) -> Int { (width + 3) / 4 }
+
     /// The bytes each buffer needs for `count` pictures rendered by `passes`.
     static func sizes(_ passes: [RenderPass], input: Input, output: RenderOutput, count: Int) -> [BufferPool.Role: Int] {
         let main = passes[0]
-        let planes = input == .packed ? [main] : [main, passes[1], passes[1]]
-        let source = planes.map { (count * $0.sourceBytes + 3) & ~3 }.reduce(0, +)
-        // Working pictures: RGBA in 16-bit floats, or one 32-bit float a sample for planes.
-        let sampleBytes = input == .packed ? 8 : 4
-        let work = passes.map { count * max($0.shrunkWidth * $0.shrunkHeight, $0.width * $0.height) * sampleBytes }.max()!
-        var sizes: [BufferPool.Role: Int] = [.upload: source, .source: source, .work: work]
-        if input == .packed { sizes[.packed] = count * main.width * main.height * 4 }
-        let resized = passes.filter { $0.tables != nil }
-        if !resized.isEmpty {
-            sizes[.horizontal] = resized.map { count * $0.width * $0.shrunkHeight * sampleBytes }.max()!
-            sizes[.horizontalWeights] = resized.map { $0.tables!.horizontal.byteCount }.reduce(0, +)
-            sizes[.verticalWeights] = resized.map { $0.tables!.vertical.byteCount }.reduce(0, +)
+        var sizes: [BufferPool.Role: Int] = [:]
+        switch input {
+        case .packed:
+            // Working pictures: RGBA in 16-bit floats.
+            sizes[.source] = (count * main.sourceBytes + 3) & ~3
+            sizes[.work] = count * main.shrunkWidth * main.shrunkHeight * 8
+            sizes[.horizontal] = count * main.width * main.shrunkHeight * 8
+            sizes[.packed] = count * main.width * main.height * 4
+            sizes[.horizontalWeights] = main.tables.horizontal.byteCount
+            sizes[.verticalWeights] = main.tables.vertical.byteCount
+        case .yuv420:
+            // Planes: one 32-bit float a sample; chroma as twice the pictures.
+            let chroma = passes[1]
+            sizes[.source] = chromaStart(main, count: count) + 2 * count * chroma.sourceBytes
+            sizes[.work] = max(count * main.shrunkWidth * main.shrunkHeight, 2 * count * chroma.shrunkWidth * chroma.shrunkHeight) * 4
+            sizes[.horizontal] = count * rowTexels(main.width) * main.shrunkHeight * 16
+            sizes[.chromaHorizontal] = 2 * count * rowTexels(chroma.width) * chroma.shrunkHeight * 16
+            sizes[.horizontalWeights] = main.tables.horizontal.byteCount + chroma.tables.horizontal.byteCount
+            sizes[.verticalWeights] = main.tables.vertical.byteCount + chroma.tables.vertical.byteCount
         }
+        sizes[.upload] = sizes[.source]
         if output.matrix != nil {
             let planes = count * YUVLayout(width: main.width, height: main.height).pictureBytes
             sizes[.planes] = planes
             sizes[.download] = planes
-            if input == .yuv420 && main.recipe.adjustsColour {
-                sizes[.resizedPlanes] = count * 3 * YUVLayout(width: main.width, height: main.height).lumaStride * main.height
-            }
         } else {
             sizes[.download] = count * main.width * main.height * 4
         }

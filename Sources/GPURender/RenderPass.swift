@@ -14,8 +14,11 @@ struct RenderPass {
     var shrunkWidth: Int, shrunkHeight: Int
     /// The output size.
     var width: Int, height: Int
-    /// The weight tables of the two Lanczos passes; `nil` when the size does not change.
-    var tables: (horizontal: LanczosTable, vertical: LanczosTable)?
+    /// The weight tables of the two Lanczos passes (one tap, the sample itself, along an axis
+    /// whose size does not change).
+    var tables: (horizontal: LanczosTable, vertical: LanczosTable)
+    /// Whether alpha is premultiplied while resizing: RGBA pictures whose size changes.
+    var premultiplies: Bool
 
     /// The pass that renders the whole of `recipe`'s pictures.
     init(_ recipe: RenderRecipe) {
@@ -23,20 +26,10 @@ struct RenderPass {
         shrink = recipe.shrink
         (shrunkWidth, shrunkHeight) = (recipe.shrunkWidth, recipe.shrunkHeight)
         (width, height) = (recipe.width, recipe.height)
-        if recipe.resizes {
-            let horizontal = Double(recipe.turnedWidth) / Double(shrink.x * recipe.width)
-            let vertical = Double(recipe.turnedHeight) / Double(shrink.y * recipe.height)
-            tables = (LanczosTable(count: recipe.width, scale: horizontal), LanczosTable(count: recipe.height, scale: vertical))
-        }
-    }
-
-    private init(recipe: RenderRecipe, shrink: (x: Int, y: Int), shrunkWidth: Int, shrunkHeight: Int, width: Int, height: Int,
-                 tables: (horizontal: LanczosTable, vertical: LanczosTable)?) {
-        self.recipe = recipe
-        self.shrink = shrink
-        (self.shrunkWidth, self.shrunkHeight) = (shrunkWidth, shrunkHeight)
-        (self.width, self.height) = (width, height)
-        self.tables = tables
+        let horizontal = Double(recipe.turnedWidth) / Double(shrink.x * recipe.width)
+        let vertical = Double(recipe.turnedHeight) / Double(shrink.y * recipe.height)
+        tables = (LanczosTable(count: recipe.width, scale: horizontal), LanczosTable(count: recipe.height, scale: vertical))
+        premultiplies = recipe.channels == 4 && recipe.resizes
     }
 
     /// Bytes of one uploaded picture.
@@ -49,13 +42,8 @@ struct RenderPass {
     /// back through the turn and crop; the strip renders them with this pass's shrink and
     /// tables, so its pixels are the whole picture's.
     func strip(_ rows: Range<Int>) -> (pass: RenderPass, source: RenderRecipe.Rect) {
-        var shrunkRows = rows
-        var vertical: LanczosTable?
-        if let tables {
-            let (first, last) = (tables.vertical.first(rows.lowerBound), tables.vertical.first(rows.upperBound - 1))
-            shrunkRows = max(0, first)..<min(shrunkHeight, last + tables.vertical.taps)
-            vertical = tables.vertical.rows(rows, shiftedBy: -shrunkRows.lowerBound)
-        }
+        let (first, last) = (tables.vertical.first(rows.lowerBound), tables.vertical.first(rows.upperBound - 1))
+        let shrunkRows = max(0, first)..<min(shrunkHeight, last + tables.vertical.taps)
         let turnedRows = shrunkRows.lowerBound * shrink.y..<min(shrunkRows.upperBound * shrink.y, recipe.turnedHeight)
         let crop = recipe.crop
         // Turned row y is crop row y (no turn), crop column y (one turn), crop row h-1-y (two),
@@ -66,11 +54,12 @@ struct RenderPass {
         case 3: .init(x: crop.x + crop.width - turnedRows.upperBound, y: crop.y, width: turnedRows.count, height: crop.height)
         default: .init(x: crop.x, y: crop.y + turnedRows.lowerBound, width: crop.width, height: turnedRows.count)
         }
-        var part = recipe
-        (part.sourceWidth, part.sourceHeight) = (source.width, source.height)
-        part.crop = .init(x: 0, y: 0, width: source.width, height: source.height)
-        let pass = RenderPass(recipe: part, shrink: shrink, shrunkWidth: shrunkWidth, shrunkHeight: shrunkRows.count,
-                              width: width, height: rows.count, tables: tables.map { ($0.horizontal, vertical!) })
+        var pass = self
+        (pass.recipe.sourceWidth, pass.recipe.sourceHeight) = (source.width, source.height)
+        pass.recipe.crop = .init(x: 0, y: 0, width: source.width, height: source.height)
+        pass.shrunkHeight = shrunkRows.count
+        pass.height = rows.count
+        pass.tables.vertical = tables.vertical.rows(rows, shiftedBy: -shrunkRows.lowerBound)
         return (pass, source)
     }
 }

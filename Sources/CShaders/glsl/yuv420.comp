@@ -1,21 +1,13 @@
 #version 450
-// RGBA8 pictures, or YUV 4:2:0 pictures with a colour change, to planar YUV 4:2:0 by the video's
-// own matrix and range (what the CPU path's swscale writes), given as rows: Y = lumaOffset + (lumaR, lumaG, lumaB)·RGB, Cb = 128 +
+// RGBA8 pictures to planar YUV 4:2:0 by the video's own matrix and range (what the CPU path's
+// swscale writes), given as rows: Y = lumaOffset + (lumaR, lumaG, lumaB)·RGB, Cb = 128 +
 // (blueR, blueG, blueB)·RGB, Cr = 128 + (redR, redG, redB)·RGB (BT.601 limited range: luma
 // (65.481, 128.553, 24.966)/255 from 16), each chroma sample from the mean of its 2×2 pixels,
 // rounded. Each step of an invocation's grid-stride loop writes four bytes of one plane row.
 // Per picture the planes lie Y, Cb, Cr, rows `lumaStride` and `chromaStride` bytes apart
-// (multiples of 4).
-// With `planar` set the source is YUV 4:4:4 pictures of the output size (the resized planes, chroma
-// resized to the full size as the CPU path's swscale does before converting to RGB): per picture
-// Y, Cb, Cr, each `height` rows `lumaStride` bytes apart. Each pixel goes back to 8-bit RGB by the
-// inverse rows (R = lumaGain·(Y − lumaOffset) + redCr·(Cr − 128), G = … + greenCb·(Cb − 128) +
-// greenCr·(Cr − 128), B = … + blueCb·(Cb − 128)), rounded as the CPU path's RGB24 picture is, and
-// through the colour steps (colour.glsl) before the conversion above.
+// (multiples of 4). (YUV pictures with a colour change go through lanczos-yuv420.comp instead.)
 #extension GL_GOOGLE_include_directive : require
 layout(local_size_x = 16, local_size_y = 16) in;
-
-#include "colour.glsl"
 
 // Read-only pictures and tables are uniform texel buffers: software devices fetch them with vector
 // gathers, where storage-buffer loads go one invocation at a time.
@@ -30,30 +22,15 @@ layout(push_constant) uniform Constants {
     float lumaR, lumaG, lumaB, lumaOffset;
     float blueR, blueG, blueB;
     float redR, redG, redB;
-    int planar;
-    float lumaGain, redCr, greenCb, greenCr, blueCb;
-    float gain, offset, saturation;
 } p;
 
 void convert(int word, int row, int frame);
 
-float byteAt(uint offset) {
-    return float((texelFetch(source, int(offset >> 2)).r >> ((offset & 3u) * 8u)) & 255u);
-}
-
 vec3 rgb(int frame, int x, int y) {
     x = min(x, p.width - 1);
     y = min(y, p.height - 1);
-    if (p.planar == 0) {
-        uint v = texelFetch(source, int(uint(frame) * uint(p.width * p.height) + uint(y * p.width + x))).r;
-        return vec3(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u));
-    }
-    uint planeBytes = uint(p.lumaStride * p.height);
-    uint luma = uint(frame) * 3u * planeBytes + uint(y * p.lumaStride + x);
-    float yy = p.lumaGain * (byteAt(luma) - p.lumaOffset);
-    float cb = byteAt(luma + planeBytes) - 128.0, cr = byteAt(luma + 2u * planeBytes) - 128.0;
-    vec3 v = clamp(roundEven(vec3(yy + p.redCr * cr, yy + p.greenCb * cb + p.greenCr * cr, yy + p.blueCb * cb)), 0.0, 255.0);
-    return adjusted(v, p.gain, p.offset, p.saturation);
+    uint v = texelFetch(source, int(uint(frame) * uint(p.width * p.height) + uint(y * p.width + x))).r;
+    return vec3(float(v & 255u), float((v >> 8) & 255u), float((v >> 16) & 255u));
 }
 
 uint byte(float v) { return uint(clamp(floor(v + 0.5), 0.0, 255.0)); }

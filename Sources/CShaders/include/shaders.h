@@ -17,11 +17,14 @@ extern const MJShader mj_shader_lanczos;
 /// The same two for one plane of YUV pictures: one-channel working pictures (glsl/*-plane.comp).
 extern const MJShader mj_shader_transform_plane;
 extern const MJShader mj_shader_lanczos_plane;
-/// Back to 8 bits with exposure, contrast and saturation (glsl/finish.comp).
-extern const MJShader mj_shader_finish;
+/// The vertical Lanczos pass writing 8-bit results: packed pictures to RGBA8 with exposure,
+/// contrast and saturation (glsl/lanczos-rgba8.comp); one plane of YUV pictures into its place
+/// in YUV 4:2:0 pictures (glsl/lanczos-plane8.comp); and all three planes through RGB, the colour
+/// steps and back to YUV 4:2:0 (glsl/lanczos-yuv420.comp).
+extern const MJShader mj_shader_lanczos_rgba8;
+extern const MJShader mj_shader_lanczos_plane8;
+extern const MJShader mj_shader_lanczos_yuv420;
 /// RGBA8 to planar YUV 4:2:0 (glsl/yuv420.comp).
 extern const MJShader mj_shader_yuv420;
-/// One resized plane back to 8 bits, into its place in YUV 4:2:0 pictures (glsl/plane.comp).
-extern const MJShader mj_shader_plane;
 
 #endif
