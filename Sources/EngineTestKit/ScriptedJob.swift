@@ -56,9 +56,9 @@ public struct ScriptedJob: JobKind {
         return "cpu"
     }
 
-    public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+    public func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
         var text = ""
-        for chunk in chunks {
+        try chunks.forEach { chunk in
             text += try String(contentsOf: context.workspace.url(for: chunk.key), encoding: .utf8)
         }
         text += context.skippedItems.map { "skipped: \($0.message)\n" }.joined()

@@ -13,7 +13,7 @@ struct AnyJobKind: Sendable {
     /// Decodes stored settings once and returns what runs a chunk with them: decoding them for
     /// every chunk was a JSON parse per chunk.
     let chunkRunner: @Sendable (Data) throws -> @Sendable (PlannedChunk, JobContext) async throws -> String?
-    let finalize: @Sendable (Data, [PlannedChunk], JobContext) async throws -> URL
+    let finalize: @Sendable (Data, PlannedChunks, JobContext) async throws -> URL
     private let specType: Any.Type
     /// The name of the kind's settings type, for errors.
     var specTypeName: String { "\(specType)" }

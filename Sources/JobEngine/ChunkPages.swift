@@ -49,16 +49,14 @@ extension JobStore {
         return owed
     }
 
-    /// What the package stage needs of a job's chunks, read a page at a time: every chunk's plan,
-    /// in order, and the output folders the done ones recorded under leases
-    /// (``Workspace/reading(outputs:)``).
-    func packagingInputs(of id: JobID) throws -> (plans: [PlannedChunk], outputs: [String]) {
+    /// The output folders the job's done chunks recorded under leases
+    /// (``Workspace/reading(outputs:)``), read a page at a time.
+    func leaseOutputs(of id: JobID) throws -> [String] {
         var pages = ChunkPages(of: id, in: self, owedOnly: false)
-        var plans: [PlannedChunk] = [], outputs: [String] = []
+        var outputs: [String] = []
         while let chunk = try pages.next() {
-            plans.append(chunk.plan)
             if chunk.isDone, let output = chunk.output { outputs.append(output) }
         }
-        return (plans, outputs)
+        return outputs
     }
 }

@@ -81,7 +81,8 @@ public protocol JobKind: Sendable {
 
     /// Assembles the result from the chunks' outputs in the workspace, validates it, and returns
     /// where it lies in the workspace. The engine then renames it onto the destination.
-    func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL
+    /// - Parameter chunks: the plans of every chunk, read from the store as they are asked for.
+    func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL
 }
 
 extension JobKind {

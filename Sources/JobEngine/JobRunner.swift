@@ -55,14 +55,13 @@ struct JobRunner {
         }
 
         do {
-            let chunks = try store.packagingInputs(of: record.id)
             let finalizeStart = clock.now
             let skipped = try store.badItems(of: record.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
-            let packaging = JobContext(workspace: try workspace.reading(outputs: chunks.outputs), task: task,
-                                       skipped: skipped.map(\.failure))
+            let packaging = JobContext(workspace: try workspace.reading(outputs: try store.leaseOutputs(of: record.id)),
+                                       task: task, skipped: skipped.map(\.failure))
             let artifact: URL
             do {
-                artifact = try await kind.finalize(record.spec, chunks.plans, packaging)
+                artifact = try await kind.finalize(record.spec, PlannedChunks(of: record.id, in: store), packaging)
             } catch let failure as ItemFailure where !task.isExpired {
                 try store.recordBadItems([failure], outcome: .failed, of: record.id, chunk: nil)
                 throw failure

@@ -53,12 +53,11 @@ extension JobScheduler {
                                cancelPollInterval: cancelPollInterval, hostCondition: nil)
         let clock = ContinuousClock()
         let began = clock.now
-        let chunks = try store.packagingInputs(of: job.id)
         let skipped = try store.badItems(of: job.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
         let workspace = try Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output)
-            .reading(outputs: chunks.outputs)
+            .reading(outputs: try store.leaseOutputs(of: job.id))
         let context = JobContext(workspace: workspace, task: task, skipped: skipped.map(\.failure))
-        let artifact = try await kind.finalize(job.spec, chunks.plans, context)
+        let artifact = try await kind.finalize(job.spec, PlannedChunks(of: job.id, in: store), context)
         try store.recordBadItems(context.skippedByThisWork, outcome: .skipped, of: job.id, chunk: nil)
         try context.checkStop()
         try FaultPoints.step(.publish, operation: "rename", path: job.destination) { try runner.publish(artifact) }

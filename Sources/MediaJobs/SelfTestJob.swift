@@ -113,18 +113,21 @@ public struct SelfTestJob: JobKind {
         return "cpu"
     }
 
-    public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+    public func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
         context.task.updateTitle(context.task.title, subtitle: "package result")
-        for chunk in chunks {
+        // The units of each chunk: 16 bytes a chunk, where its plan took about 190.
+        var committed: [Range<Int>] = []
+        try chunks.forEach { chunk in
             let text = try? String(contentsOf: context.workspace.url(for: chunk.key), encoding: .utf8)
             guard text == Self.content(of: chunk, total: spec.units) else {
                 throw SelfTestError.missingOutput(Self.units(of: chunk).lowerBound)
             }
+            committed.append(Self.units(of: chunk))
         }
         let executions = Self.executions(in: context.workspace, units: spec.units)
         let name = "result.json"
         try context.workspace.commit(name) { temporary in
-            try Result.write(committed: chunks.lazy.flatMap(Self.units(of:)), executions: executions, to: temporary)
+            try Result.write(committed: committed.joined(), executions: executions, to: temporary)
         }
         return context.workspace.url(for: name)
     }

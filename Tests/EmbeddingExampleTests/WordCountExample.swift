@@ -26,8 +26,8 @@ struct WordCountJob: JobKind {
     }
 
     /// Assemble the result in the workspace; the engine renames it onto the destination.
-    func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
-        let counts = try chunks.map { try String(contentsOf: context.workspace.url(for: $0.key), encoding: .utf8) }
+    func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
+        let counts = try chunks.all().map { try String(contentsOf: context.workspace.url(for: $0.key), encoding: .utf8) }
         try context.workspace.commit("report.txt", data: Data("\(counts.compactMap { Int($0) }.reduce(0, +)) words\n".utf8))
         return context.workspace.url(for: "report.txt")
     }

@@ -32,7 +32,7 @@ private struct CopyJob: JobKind {
         return nil
     }
 
-    func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+    func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
         context.workspace.url(for: "copy")
     }
 }

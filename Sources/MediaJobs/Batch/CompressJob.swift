@@ -141,8 +141,8 @@ public struct CompressJob: JobKind {
         return path.rawValue
     }
 
-    public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+    public func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
         context.task.updateTitle(context.task.title, subtitle: "report")
-        return try CompressPackager(spec: spec, context: context).package(chunks.map(MediaChunk.init))
+        return try CompressPackager(spec: spec, context: context).package(try chunks.all().map(MediaChunk.init))
     }
 }

@@ -131,7 +131,7 @@ public struct ThumbnailJob: JobKind {
         return paths.isEmpty ? RenderPath.cpu.rawValue : paths.sorted().joined(separator: "+")
     }
 
-    public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+    public func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
         context.task.updateTitle(context.task.title, subtitle: "contact sheet")
         return try ThumbnailPackager(spec: spec, context: context).package()
     }

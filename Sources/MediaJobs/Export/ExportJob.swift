@@ -99,8 +99,8 @@ public struct ExportJob: JobKind {
         return path.rawValue
     }
 
-    public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+    public func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
         context.task.updateTitle(context.task.title, subtitle: "package")
-        return try ExportPackager(spec: spec, context: context).package(chunks.map(MediaChunk.init))
+        return try ExportPackager(spec: spec, context: context).package(try chunks.all().map(MediaChunk.init))
     }
 }

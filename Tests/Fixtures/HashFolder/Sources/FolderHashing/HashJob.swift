@@ -49,9 +49,9 @@ public struct HashJob: JobKind {
         return "cpu"
     }
 
-    public func finalize(_ spec: Spec, chunks: [PlannedChunk], in context: JobContext) async throws -> URL {
+    public func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
         var report = Data()
-        for chunk in chunks { report += try Data(contentsOf: context.workspace.url(for: chunk.key + ".line")) }
+        try chunks.forEach { report += try Data(contentsOf: context.workspace.url(for: $0.key + ".line")) }
         try context.workspace.commit("report.txt", data: report)
         return context.workspace.url(for: "report.txt")
     }
