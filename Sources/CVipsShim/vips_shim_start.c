@@ -72,9 +72,10 @@ int shim_open(const char *loader, const char *filename, int sequential, int all_
     return result;
 }
 
-int shim_open_buffer(const char *loader, const void *data, size_t length, int sequential, VipsImage **out) {
-    // The loader keeps a reference to the blob (a copy of the bytes) for as long as it reads.
-    VipsBlob *blob = vips_blob_copy(data, length);
+int shim_open_buffer(const char *loader, const void *data, size_t length, int sequential, int copy, VipsImage **out) {
+    // The loader keeps a reference to the blob for as long as it reads: a copy of the bytes, or
+    // the caller's own bytes, which the caller keeps valid.
+    VipsBlob *blob = copy ? vips_blob_copy(data, length) : vips_blob_new(NULL, data, length);
     GValue value = G_VALUE_INIT;
     g_value_init(&value, VIPS_TYPE_BLOB);
     g_value_set_boxed(&value, blob);
@@ -102,7 +103,10 @@ int shim_thumbnail(const char *filename, int size, int to_srgb, VipsImage **out)
 }
 
 int shim_thumbnail_buffer(const void *data, size_t length, int size, int to_srgb, VipsImage **out) {
+    // libvips hands "fail_on" to the loader only when thumbnailing a file: from a buffer, only the
+    // option string reaches it, and without it a truncated JPEG would decode as grey.
     return vips_thumbnail_buffer((void *) data, length, out, size,
+        "option_string", "fail_on=warning",
         "height", size,
         "fail_on", VIPS_FAIL_ON_WARNING,
         "export_profile", to_srgb ? "srgb" : NULL,

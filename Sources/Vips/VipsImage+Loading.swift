@@ -59,12 +59,7 @@ extension VipsImage {
             throw VipsError(.invalidArgument, path: path, reason: "thumbnail size \(size) must be at least 1")
         }
         try InputFile.checkReadable(path)
-        let source = try ImageSource(path: path, loader: InputFile.loader(for: path))
-        let header = try source.open(sequential: true)
-        try limits.check(width: header.width, height: header.height, path: path)
-        // Never enlarged. libvips' own "down only" setting is not used: with it, a pyramidal
-        // TIFF's thumbnail comes from a level smaller than asked (75×50 for any size).
-        return try source.thumbnail(size: min(size, max(header.width, header.height)), toSRGB: header.hasColourProfile)
+        return try ImageSource(path: path, loader: InputFile.loader(for: path)).thumbnail(size: size, limits: limits)
     }
 
     /// An image made from a copy of 8-bit interleaved pixels, row by row with no padding.

@@ -63,6 +63,16 @@ extension VipsImage {
         }
     }
 
+    /// The pixels computed at once into memory, so that decode errors surface here and the
+    /// result can be read any number of times, from any thread, without decoding again.
+    func computedInMemory() throws -> VipsImage {
+        var output: ImagePointer?
+        try VipsError.check(shim_copy_memory(pointer, &output)) {
+            VipsError.evaluation(libraryMessage: $0, stopRequested: false, source: sourcePath, destination: nil)
+        }
+        return VipsImage(owning: output!, sourcePath: sourcePath)
+    }
+
     /// The mean of all samples; computes the pixels.
     func average() throws -> Double {
         var mean = 0.0

@@ -31,8 +31,10 @@ const char *shim_find_loader(const char *filename);
 /// `all_pages`: every page (frame) stacked vertically, for loaders with an "n" option.
 int shim_open(const char *loader, const char *filename, int sequential, int all_pages, VipsImage **out);
 
-/// As shim_open, from bytes in memory (copied) with a buffer loader such as "jpegload_buffer".
-int shim_open_buffer(const char *loader, const void *data, size_t length, int sequential, VipsImage **out);
+/// As shim_open, from bytes in memory with a buffer loader such as "jpegload_buffer". `copy`: 1
+/// copies the bytes, so the image may outlive them; 0 borrows them, and they must stay valid for
+/// as long as the image is used.
+int shim_open_buffer(const char *loader, const void *data, size_t length, int sequential, int copy, VipsImage **out);
 
 /// The loader recorded in the image's "vips-loader" metadata, or NULL. Owned by the image.
 const char *shim_loader_name(VipsImage *image);
