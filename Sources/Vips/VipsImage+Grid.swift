@@ -1,5 +1,7 @@
 import CVips
 import CVipsShim
+import Dispatch
+import Synchronization
 
 extension VipsImage {
     /// A contact sheet: the images in rows of `columns`, each centred in a `cell` × `cell`
@@ -9,6 +11,10 @@ extension VipsImage {
     /// scaled down to fit its cell if larger (thumbnails made with ``thumbnail(_:size:limits:)``
     /// at `cell` already fit). The last row is padded with `background`. The result is three-band
     /// sRGB without metadata, `min(columns, count)` cells wide.
+    ///
+    /// The cells are computed here, one per core at a time, into memory (as much as the images
+    /// scaled to fit their cells take), so that saving the sheet only joins and encodes them; load
+    /// the images with ``ImageAccess/sequential`` access, as the cells read each once.
     ///
     /// - Parameters:
     ///   - images: At least one image.
@@ -26,12 +32,12 @@ extension VipsImage {
                             reason: "a contact sheet needs at least one image, 1 or more columns, a cell of 1 or "
                                 + "more pixels, spacing of 0 or more and a background of 1 or 3 values")
         }
-        let cells = try images.map { image in
+        let cells = try computedAtOnce(images) { image in
             try image.colourManaged(.srgb).toSRGB8()
                 .flattened(background: background)
                 .resize(maxWidth: cell, maxHeight: cell)
-                .embeddedInCentre(width: cell, height: cell, background: background)
-        }
+                .computedInMemory()
+        }.map { try $0.embeddedInCentre(width: cell, height: cell, background: background) }
         var pointers: [ImagePointer?] = cells.map(\.pointer)
         var output: ImagePointer?
         let status = withExtendedLifetime(cells) {
@@ -43,5 +49,18 @@ extension VipsImage {
         try VipsError.check(status) { VipsError(.other, path: nil, libraryMessage: $0) }
         // The first cell's metadata (its EXIF, its author) would otherwise stand for the sheet.
         return try VipsImage(owning: output!, sourcePath: nil).withoutMetadata()
+    }
+
+    /// `compute` applied to each image, on as many threads as there are cores; the first error
+    /// thrown, if any.
+    private static func computedAtOnce(
+        _ images: [VipsImage], _ compute: @Sendable (VipsImage) throws -> VipsImage
+    ) throws -> [VipsImage] {
+        let results = Mutex<[Result<VipsImage, any Error>?]>(Array(repeating: nil, count: images.count))
+        DispatchQueue.concurrentPerform(iterations: images.count) { index in
+            let result = Result { try compute(images[index]) }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { $0 }.map { try $0!.get() }
     }
 }

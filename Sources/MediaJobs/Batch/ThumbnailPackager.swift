@@ -34,8 +34,10 @@ struct ThumbnailPackager {
             }
             let name = "\(item.name).\(format.fileExtension)"
             // This job made the thumbnail sRGB: its profile says so and needs no colour transform
-            // again (one lcms transform a thumbnail was most of this stage's time).
-            let image = try VipsImage.load(workspace.url(for: name).path, limits: spec.settings.imageLimits)
+            // again (one lcms transform a thumbnail was most of this stage's time). The sheet reads
+            // each once, top to bottom, while making its cells.
+            let image = try VipsImage.load(workspace.url(for: name).path, limits: spec.settings.imageLimits,
+                                           access: .sequential)
                 .withoutMetadata()
             // Only a GIF or WebP can be animated: other sources are not opened again.
             let frames = VipsImage.couldBeAnimated(item.path)
