@@ -62,14 +62,15 @@ package enum DurableFiles {
     }
 
     /// Renames `source` to `destination` atomically; fails with `EEXIST` rather than replace
-    /// anything unless `replacing` is set. Then syncs the destination's folder.
+    /// anything unless `replacing` is set. Then syncs the destination's folder, unless
+    /// `syncingFolder` is false: the caller then syncs it before counting on the new name.
     ///
     /// Without `replacing`, `renameat2(RENAME_NOREPLACE)` does it in one call. Where the file
     /// system refuses that flag (`EINVAL`, as NFS does) or the C library lacks the call (`ENOSYS`),
     /// a file is published by `link` (which never replaces) and `unlink` of the old name, and a
     /// folder by `rename` once nothing is found at the destination (a folder cannot be linked; an
     /// empty folder made at the destination in between would be replaced).
-    package static func rename(_ source: URL, to destination: URL, replacing: Bool) throws {
+    package static func rename(_ source: URL, to destination: URL, replacing: Bool, syncingFolder: Bool = true) throws {
         try FaultPoints.step(.rename, operation: "rename", path: destination.path) {
             if replacing {
                 guard Glibc.rename(source.path, destination.path) == 0 else {
@@ -79,7 +80,7 @@ package enum DurableFiles {
                 try renameWithoutReplacing(source, to: destination)
             }
         }
-        try sync(destination.deletingLastPathComponent())
+        if syncingFolder { try sync(destination.deletingLastPathComponent()) }
     }
 
     private static func renameWithoutReplacing(_ source: URL, to destination: URL) throws {

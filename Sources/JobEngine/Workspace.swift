@@ -17,6 +17,9 @@ public struct Workspace: Sendable, Equatable {
     private let outputFolder: URL
     /// The recorded outputs of the job's chunks run under leases: each file's name, and its folder.
     private let recorded: [String: URL]
+    /// Whether each commit syncs the output folder after its rename; false inside
+    /// ``committingTogether(_:)``, which syncs it once at the end.
+    private let syncsEachCommit: Bool
 
     /// The folder, inside the workspace, of the outputs of work run under leases.
     package static let leasesFolder = "leases"
@@ -25,10 +28,11 @@ public struct Workspace: Sendable, Equatable {
         self.init(directory: directory, outputFolder: directory, recorded: [:])
     }
 
-    private init(directory: URL, outputFolder: URL, recorded: [String: URL]) {
+    private init(directory: URL, outputFolder: URL, recorded: [String: URL], syncsEachCommit: Bool = true) {
         self.directory = directory
         self.outputFolder = outputFolder
         self.recorded = recorded
+        self.syncsEachCommit = syncsEachCommit
     }
 
     /// The same workspace for work run under a lease: it commits into `leases/<output>`, and finds
@@ -136,6 +140,25 @@ public struct Workspace: Sendable, Equatable {
         })
     }
 
+    /// Runs `body` with a copy of this workspace whose commits leave out the sync of the output
+    /// folder after each rename, then syncs that folder once: every output `body` committed is
+    /// durable under its name when this returns. Work that commits several files (a chunk of
+    /// thumbnails) pays one folder sync instead of one a file. When `body` throws, the folder is
+    /// synced all the same, so that the outputs committed before the error stay durable too.
+    /// - Throws: whatever `body` throws, or ``FileSystemError`` when the sync fails.
+    public func committingTogether<T>(_ body: (Workspace) throws -> T) throws -> T {
+        let together = Workspace(directory: directory, outputFolder: outputFolder, recorded: recorded, syncsEachCommit: false)
+        let result: T
+        do {
+            result = try body(together)
+        } catch {
+            if DurableFiles.exists(outputFolder) { try? DurableFiles.sync(outputFolder) }
+            throw error
+        }
+        if DurableFiles.exists(outputFolder) { try DurableFiles.sync(outputFolder) }
+        return result
+    }
+
     /// Runs `writeDurably`, which must leave the temporary path it is given written and synced,
     /// then renames that path to `name` in this work's output folder; removes it if anything fails.
     private func commit(_ name: String, temporaryWrittenBy writeDurably: (URL) throws -> Void) throws {
@@ -143,7 +166,8 @@ public struct Workspace: Sendable, Equatable {
         let temporary = Self.path(of: TemporaryName.next(for: name), in: outputFolder)
         do {
             try writeDurably(temporary)
-            try DurableFiles.rename(temporary, to: Self.path(of: name, in: outputFolder), replacing: true)
+            try DurableFiles.rename(temporary, to: Self.path(of: name, in: outputFolder), replacing: true,
+                                    syncingFolder: syncsEachCommit)
         } catch {
             try? DurableFiles.remove(temporary)
             throw error

@@ -108,23 +108,26 @@ public struct ThumbnailJob: JobKind {
         let gpu = spec.settings.gpu == .on ? environment.renderer() : nil
         var failures: [ItemFailure] = []
         var paths = Set<String>()
-        for index in members {
-            try context.checkStop()
-            let item = spec.items[index]
-            let name = "\(item.name).\(format.fileExtension)"
-            guard !context.workspace.contains(name) else { continue } // made before a crash: keep it
-            do {
-                try context.guarding(item.path, skipBad: spec.settings.skipBad) {
-                    try ItemFailure.requireReadable(item.path, item: item.path)
-                    let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
-                    paths.insert(path.rawValue)
-                    try context.workspace.commit(name) { temporary in
-                        try thumbnail.save(to: temporary.path, format: format, quality: spec.quality, metadata: spec.metadata,
-                                           shouldStop: { [context] in context.isStopRequested })
+        // The chunk's thumbnails are durable together, with one sync of the folder.
+        try context.workspace.committingTogether { workspace in
+            for index in members {
+                try context.checkStop()
+                let item = spec.items[index]
+                let name = "\(item.name).\(format.fileExtension)"
+                guard !workspace.contains(name) else { continue } // made before a crash: keep it
+                do {
+                    try context.guarding(item.path, skipBad: spec.settings.skipBad) {
+                        try ItemFailure.requireReadable(item.path, item: item.path)
+                        let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
+                        paths.insert(path.rawValue)
+                        try workspace.commit(name) { temporary in
+                            try thumbnail.save(to: temporary.path, format: format, quality: spec.quality,
+                                               metadata: spec.metadata, shouldStop: { [context] in context.isStopRequested })
+                        }
                     }
+                } catch let failure as ItemFailure {
+                    failures.append(failure) // the batch's other items still go
                 }
-            } catch let failure as ItemFailure {
-                failures.append(failure) // the batch's other items still go
             }
         }
         if !failures.isEmpty { throw ItemFailures(failures: failures) }
