@@ -24,6 +24,16 @@ static const uint32_t lanczos_plane_words[] =
 ;
 SHADER(lanczos_plane)
 
+static const uint32_t lanczos_source_words[] =
+#include "spirv/lanczos-source.spv.inc"
+;
+SHADER(lanczos_source)
+
+static const uint32_t lanczos_source_plane_words[] =
+#include "spirv/lanczos-source-plane.spv.inc"
+;
+SHADER(lanczos_source_plane)
+
 static const uint32_t lanczos_rgba8_words[] =
 #include "spirv/lanczos-rgba8.spv.inc"
 ;

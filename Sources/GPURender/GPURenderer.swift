@@ -38,6 +38,8 @@ public final class GPURenderer: @unchecked Sendable {
     private let lanczos: ComputePipeline
     private let transformPlane: ComputePipeline
     private let lanczosPlane: ComputePipeline
+    private let lanczosSource: ComputePipeline
+    private let lanczosSourcePlane: ComputePipeline
     private let lanczosRGBA8: ComputePipeline
     private let lanczosPlane8: ComputePipeline
     private let lanczosYUV420: ComputePipeline
@@ -60,6 +62,11 @@ public final class GPURenderer: @unchecked Sendable {
         transformPlane = try Self.pipeline(vulkan, mj_shader_transform_plane, TransformConstants.self, bindings: [.uint32, nil])
         lanczosPlane = try Self.pipeline(vulkan, mj_shader_lanczos_plane, LanczosConstants.self,
                                          bindings: [.float32, nil, .rgba32Float])
+        // Without a box shrink the horizontal pass reads the uploaded bytes itself, a byte a texel.
+        lanczosSource = try Self.pipeline(vulkan, mj_shader_lanczos_source, SourceLanczosConstants.self,
+                                          bindings: [.unorm8, nil, .rgba32Float])
+        lanczosSourcePlane = try Self.pipeline(vulkan, mj_shader_lanczos_source_plane, SourceLanczosConstants.self,
+                                               bindings: [.unorm8, nil, .rgba32Float])
         lanczosRGBA8 = try Self.pipeline(vulkan, mj_shader_lanczos_rgba8, LanczosConstants.self,
                                          bindings: [.rgba16Float, nil, .rgba32Float])
         lanczosPlane8 = try Self.pipeline(vulkan, mj_shader_lanczos_plane8, PlaneConstants.self,
@@ -76,10 +83,16 @@ public final class GPURenderer: @unchecked Sendable {
                             pushConstantSize: MemoryLayout<Constants>.size)
     }
 
-    /// The largest buffer a render may use, in bytes: the device's largest storage buffer, and
-    /// no more 4-byte texels than a texel buffer holds (the shaders read their inputs as texels).
-    private var maxBufferBytes: Int {
-        min(Int(device.maxStorageBufferRange), 4 * Int(device.maxTexelBufferElements))
+    /// The largest buffer of `role` a render may use, in bytes: the device's largest storage
+    /// buffer, and no more texels than a texel buffer holds (the shaders read their inputs as
+    /// texels: the uploaded pictures one byte a texel, the others four bytes or more).
+    private func maxBytes(_ role: BufferPool.Role) -> Int {
+        min(Int(device.maxStorageBufferRange), (role == .source ? 1 : 4) * Int(device.maxTexelBufferElements))
+    }
+
+    /// A buffer in `sizes` over its limit (``maxBytes(_:)``), if any.
+    private func oversized(_ sizes: [BufferPool.Role: Int]) -> (role: BufferPool.Role, bytes: Int)? {
+        sizes.first { $0.value > maxBytes($0.key) }.map { ($0.key, $0.value) }
     }
 
     /// Device memory the renderer's buffers hold now, in bytes.
@@ -90,7 +103,7 @@ public final class GPURenderer: @unchecked Sendable {
     public func batchCapacity(for recipe: RenderRecipe, input: Input = .packed, output: RenderOutput, limit: Int) -> Int {
         let perPicture = Self.sizes(Self.passes(recipe, input: input), input: input, output: output, count: 1)
         let byBudget = memoryBudget / max(1, perPicture.values.reduce(0, +))
-        let byBuffer = maxBufferBytes / max(1, perPicture.values.max() ?? 1)
+        let byBuffer = perPicture.map { maxBytes($0.key) / max(1, $0.value) }.min() ?? 0
         return max(0, min(limit, byBudget, byBuffer))
     }
 
@@ -147,13 +160,13 @@ public final class GPURenderer: @unchecked Sendable {
             let ranges = stride(from: 0, to: height, by: rows).map { $0..<min(height, $0 + rows) }
             let fit = ranges.allSatisfy { range in
                 let sizes = Self.sizes([range.count == height ? pass : pass.strip(range).pass], input: .packed, output: .rgba, count: 1)
-                return sizes.values.reduce(0, +) <= memoryBudget && sizes.values.allSatisfy { $0 <= maxBufferBytes }
+                return sizes.values.reduce(0, +) <= memoryBudget && oversized(sizes) == nil
             }
             if fit { return ranges }
             guard rows > 1 else {
                 throw VulkanError(.outOfMemory, operation: "render",
                                   reason: "not even one row of the \(pass.recipe.sourceWidth)×\(pass.recipe.sourceHeight) picture fits "
-                                      + "the device's largest buffer (\(maxBufferBytes >> 20) MiB) "
+                                      + "the device's largest buffers (\(maxBytes(.source) >> 20) MiB for the picture) "
                                       + "and the budget of \(memoryBudget >> 20) MiB")
             }
             strips = min(height, strips * 2)
@@ -174,10 +187,10 @@ public final class GPURenderer: @unchecked Sendable {
                         read: (Int, UnsafeRawPointer) throws -> Void) throws {
         guard count > 0 else { return }
         let sizes = Self.sizes(passes, input: input, output: output, count: count)
-        if let largest = sizes.values.max(), largest > maxBufferBytes {
+        if let (role, bytes) = oversized(sizes) {
             throw VulkanError(.outOfMemory, operation: "render",
-                              reason: "the pictures need a \(largest >> 20) MiB buffer, over the device's limit of "
-                                  + "\(maxBufferBytes >> 20) MiB")
+                              reason: "the pictures need a \(bytes >> 20) MiB buffer, over the device's limit of "
+                                  + "\(maxBytes(role) >> 20) MiB")
         }
         try lock.withLock { _ in
             let buffers = try pool.buffers(sizes)
@@ -299,14 +312,29 @@ public final class GPURenderer: @unchecked Sendable {
         recording.copy(buffers[.planes]!, to: buffers[.download]!, size: count * layout.pictureBytes)
     }
 
-    /// Transform (crop, turn, box shrink) of `frames` pictures from the source buffer at byte
-    /// `sourceOffset` into `work`, then the horizontal Lanczos pass into `target`, rows `stride`
-    /// samples apart, with its table written `tableOffset` floats into the horizontal weights.
+    /// The horizontal Lanczos pass of `frames` pictures from the source buffer at byte
+    /// `sourceOffset` into `target`, rows `stride` samples apart, with its table written
+    /// `tableOffset` floats into the horizontal weights: straight from the source through the crop
+    /// and turns, or with a box shrink after a transform (crop, turn, box shrink) into `work`.
     /// Working pictures are RGBA, or `oneChannel` (planes of YUV pictures) the first channel alone.
     private func recordTransformAndHorizontal(_ pass: RenderPass, frames: Int, sourceOffset: Int, tableOffset: Int,
                                               oneChannel: Bool, into target: Buffer, stride: Int,
                                               buffers: [BufferPool.Role: Buffer], recording: inout Recording) throws {
         let recipe = pass.recipe
+        let horizontal = pass.tables.horizontal
+        write(horizontal, to: buffers[.horizontalWeights]!, at: tableOffset)
+        if !pass.boxShrinks {
+            let map = recipe.sourceMap
+            try recording.dispatch(oneChannel ? lanczosSourcePlane : lanczosSource,
+                                   buffers: [buffers[.source]!, target, buffers[.horizontalWeights]!], constants: SourceLanczosConstants(
+                width: Int32(pass.width), height: Int32(pass.shrunkHeight), stride: Int32(stride), frames: Int32(frames),
+                taps: Int32(horizontal.taps), tableOffset: Int32(tableOffset / 4), sourceOffset: UInt32(sourceOffset),
+                frameBytes: Int32(pass.sourceBytes), channels: Int32(recipe.channels), origin: Int32(map.origin),
+                stepX: Int32(map.stepX), stepY: Int32(map.stepY), turnedWidth: Int32(recipe.turnedWidth),
+                premultiply: pass.premultiplies ? 1 : 0, lastByte: Int32(sourceOffset + frames * pass.sourceBytes - 1)),
+                groups: groups(pass.width, pass.shrunkHeight, frames))
+            return
+        }
         let (transform, lanczos) = oneChannel ? (transformPlane, lanczosPlane) : (self.transform, self.lanczos)
         try recording.dispatch(transform, buffers: [buffers[.source]!, buffers[.work]!], constants: TransformConstants(
             sourceWidth: Int32(recipe.sourceWidth), sourceHeight: Int32(recipe.sourceHeight), channels: Int32(recipe.channels),
@@ -315,8 +343,6 @@ public final class GPURenderer: @unchecked Sendable {
             shrinkY: Int32(pass.shrink.y), width: Int32(pass.shrunkWidth), height: Int32(pass.shrunkHeight),
             premultiply: pass.premultiplies ? 1 : 0, frames: Int32(frames), sourceOffset: UInt32(sourceOffset)),
             groups: groups(pass.shrunkWidth, pass.shrunkHeight, frames))
-        let horizontal = pass.tables.horizontal
-        write(horizontal, to: buffers[.horizontalWeights]!, at: tableOffset)
         try recording.dispatch(lanczos, buffers: [buffers[.work]!, target, buffers[.horizontalWeights]!], constants: LanczosConstants(
             sourceWidth: Int32(pass.shrunkWidth), sourceHeight: Int32(pass.shrunkHeight), width: Int32(pass.width),
             height: Int32(pass.shrunkHeight), stride: Int32(stride), vertical: 0, taps: Int32(horizontal.taps),
@@ -360,7 +386,7 @@ public final class GPURenderer: @unchecked Sendable {
         case .packed:
             // Working pictures: RGBA in 16-bit floats.
             sizes[.source] = (count * main.sourceBytes + 3) & ~3
-            sizes[.work] = count * main.shrunkWidth * main.shrunkHeight * 8
+            if main.boxShrinks { sizes[.work] = count * main.shrunkWidth * main.shrunkHeight * 8 }
             sizes[.horizontal] = count * main.width * main.shrunkHeight * 8
             sizes[.packed] = count * main.width * main.height * 4
             sizes[.horizontalWeights] = main.tables.horizontal.byteCount
@@ -369,7 +395,8 @@ public final class GPURenderer: @unchecked Sendable {
             // Planes: one 32-bit float a sample; chroma as twice the pictures.
             let chroma = passes[1]
             sizes[.source] = chromaStart(main, count: count) + 2 * count * chroma.sourceBytes
-            sizes[.work] = max(count * main.shrunkWidth * main.shrunkHeight, 2 * count * chroma.shrunkWidth * chroma.shrunkHeight) * 4
+            let shrunk = [(main, count), (chroma, 2 * count)].filter { $0.0.boxShrinks }
+            if !shrunk.isEmpty { sizes[.work] = shrunk.map { $0.1 * $0.0.shrunkWidth * $0.0.shrunkHeight * 4 }.max()! }
             sizes[.horizontal] = count * rowTexels(main.width) * main.shrunkHeight * 16
             sizes[.chromaHorizontal] = 2 * count * rowTexels(chroma.width) * chroma.shrunkHeight * 16
             sizes[.horizontalWeights] = main.tables.horizontal.byteCount + chroma.tables.horizontal.byteCount

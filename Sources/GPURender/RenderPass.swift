@@ -32,6 +32,10 @@ struct RenderPass {
         premultiplies = recipe.channels == 4 && recipe.resizes
     }
 
+    /// Whether a box shrink runs before the Lanczos passes (which otherwise read the uploaded
+    /// pictures themselves).
+    var boxShrinks: Bool { shrink.x > 1 || shrink.y > 1 }
+
     /// Bytes of one uploaded picture.
     var sourceBytes: Int { recipe.sourceWidth * recipe.sourceHeight * recipe.channels }
 

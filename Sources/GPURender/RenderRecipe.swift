@@ -58,6 +58,20 @@ public struct RenderRecipe: Sendable, Equatable, Codable {
     var turnedWidth: Int { quarterTurns % 2 == 1 ? crop.height : crop.width }
     var turnedHeight: Int { quarterTurns % 2 == 1 ? crop.width : crop.height }
 
+    /// Where the turned crop's pixels lie in the source: turned (x, y) is source pixel
+    /// `origin + x·stepX + y·stepY` (pixels counted row by row). Clockwise turns: one turn takes
+    /// turned (x, y) from the crop's (y, h − 1 − x), two from (w − 1 − x, h − 1 − y), three from
+    /// (w − 1 − y, x).
+    var sourceMap: (origin: Int, stepX: Int, stepY: Int) {
+        let (left, top, right, bottom) = (crop.x, crop.y, crop.x + crop.width - 1, crop.y + crop.height - 1)
+        return switch quarterTurns {
+        case 1: (bottom * sourceWidth + left, -sourceWidth, 1)
+        case 2: (bottom * sourceWidth + right, -1, -sourceWidth)
+        case 3: (top * sourceWidth + right, sourceWidth, -1)
+        default: (top * sourceWidth + left, 1, sourceWidth)
+        }
+    }
+
     /// Whether the output size differs from the turned crop's.
     var resizes: Bool { width != turnedWidth || height != turnedHeight }
 

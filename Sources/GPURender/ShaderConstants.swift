@@ -25,6 +25,22 @@ struct LanczosConstants {
     var gain: Float = 1, offset: Float = 0, saturation: Float = 1
 }
 
+/// lanczos-source.glsl's.
+struct SourceLanczosConstants {
+    var width: Int32, height: Int32
+    var stride: Int32
+    var frames: Int32
+    var taps: Int32
+    var tableOffset: Int32
+    var sourceOffset: UInt32
+    var frameBytes: Int32
+    var channels: Int32
+    var origin: Int32, stepX: Int32, stepY: Int32
+    var turnedWidth: Int32
+    var premultiply: Int32
+    var lastByte: Int32
+}
+
 /// lanczos-plane8.comp's.
 struct PlaneConstants {
     var sourceHeight: Int32

@@ -104,6 +104,8 @@ public final class Buffer: @unchecked Sendable {
 /// How a shader reads a buffer as texels (a uniform texel buffer): software devices fetch those
 /// with vector gathers, where storage-buffer loads go one invocation at a time.
 public enum TexelFormat: Sendable {
+    /// One byte a texel, read as a float in 0…1 (`samplerBuffer`, an unsigned normalised format).
+    case unorm8
     /// One 32-bit unsigned integer a texel (`usamplerBuffer`).
     case uint32
     /// One 32-bit float a texel (`samplerBuffer`).
@@ -115,6 +117,7 @@ public enum TexelFormat: Sendable {
 
     var vulkan: VkFormat {
         switch self {
+        case .unorm8: VK_FORMAT_R8_UNORM
         case .uint32: VK_FORMAT_R32_UINT
         case .float32: VK_FORMAT_R32_SFLOAT
         case .rgba16Float: VK_FORMAT_R16G16B16A16_SFLOAT
@@ -125,6 +128,7 @@ public enum TexelFormat: Sendable {
     /// Bytes a texel.
     public var bytes: Int {
         switch self {
+        case .unorm8: 1
         case .uint32, .float32: 4
         case .rgba16Float: 8
         case .rgba32Float: 16

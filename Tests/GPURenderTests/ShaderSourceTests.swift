@@ -15,7 +15,7 @@ final class ShaderSourceTests: XCTestCase {
         }
         let sources = try FileManager.default.contentsOfDirectory(atPath: Self.shaders.appendingPathComponent("glsl").path)
             .filter { $0.hasSuffix(".comp") }
-        XCTAssertEqual(sources.count, 8)
+        XCTAssertEqual(sources.count, 10)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("spirv-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

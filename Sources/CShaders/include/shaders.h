@@ -17,6 +17,10 @@ extern const MJShader mj_shader_lanczos;
 /// The same two for one plane of YUV pictures: one-channel working pictures (glsl/*-plane.comp).
 extern const MJShader mj_shader_transform_plane;
 extern const MJShader mj_shader_lanczos_plane;
+/// The horizontal Lanczos pass straight from the uploaded pictures, through the crop and turns,
+/// when there is no box shrink: packed and one-plane (glsl/lanczos-source*.comp).
+extern const MJShader mj_shader_lanczos_source;
+extern const MJShader mj_shader_lanczos_source_plane;
 /// The vertical Lanczos pass writing 8-bit results: packed pictures to RGBA8 with exposure,
 /// contrast and saturation (glsl/lanczos-rgba8.comp); one plane of YUV pictures into its place
 /// in YUV 4:2:0 pictures (glsl/lanczos-plane8.comp); and all three planes through RGB, the colour
