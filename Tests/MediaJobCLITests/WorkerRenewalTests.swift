@@ -8,19 +8,21 @@ import Testing
 /// on the store, do not hold its renewals up (and a renewal that hangs does not hold them up).
 @Suite struct WorkerRenewalTests {
     /// Another session locks the jobs table (every claim and commit updates a job's row) while the
-    /// worker's first chunk is held in flight, and the worker's other slot waits behind that lock
-    /// on the worker's connection for more than two leases. The held chunk's lease is renewed all
-    /// along, by the database's clock, so it is neither fenced nor rescued: once the lock goes, it
-    /// commits under the epoch of its one claim.
+    /// job's one chunk is held in flight, and the worker's other slot, looking for work, waits
+    /// behind that lock in its claim on the worker's connection for more than two leases. (With a
+    /// second chunk, that slot could instead have claimed it before the lock and wait in its commit,
+    /// whose lease is no longer renewed once its work is done: a commit is fenced by its epoch.)
+    /// The held chunk's lease is renewed all along, by the database's clock, so it is neither
+    /// fenced nor rescued: once the lock goes, it commits under the epoch of its one claim.
     @Test func renewalsGoOnWhileTheWorkersClaimsWaitBehindALock() async throws {
         try await PostgresTestSchema.with { schema in
             let fixture = CLIFixture()
             let store = schema.storeURL
-            let id = try submitDetached(units: 2, unitMilliseconds: 10, in: fixture, store: store)
+            let id = try submitDetached(units: 1, unitMilliseconds: 10, in: fixture, store: store)
             let hold = try HeldStep(in: fixture.folder, name: "worker.fifo")
             let worker = try fixture.startWorker("worker", store: store, slots: 2, lease: "2",
                                                  environment: hold.environment(point: "chunk", hit: 1))
-            try #require(hold.waitUntil(worker, isHeldAt: "the worker's first chunk"))
+            try #require(hold.waitUntil(worker, isHeldAt: "the job's one chunk"))
 
             // The lock is held for as long as the waits below take on a loaded machine: its session's
             // idle-in-transaction limit is well beyond their deadlines.
@@ -59,7 +61,7 @@ import Testing
             try await waitUntil("job \(id.short) is completed by the worker", limit: .seconds(120)) {
                 try reader.job(id)?.state == .completed
             }
-            try expectWorkersRanEveryUnitOnce([worker], units: 2, job: id, in: reader, fixture: fixture)
+            try expectWorkersRanEveryUnitOnce([worker], units: 1, job: id, in: reader, fixture: fixture)
             let journal = try reader.journal(of: id)
             #expect(!journal.contains { $0.event == .fenced }, "the held chunk was never fenced")
             #expect(try leaseCheck(journal, of: id, in: reader).rescues == 0)
