@@ -40,13 +40,11 @@ struct ChunkPages {
 }
 
 extension JobStore {
-    /// The job's chunks not yet done, in index order, in the few bytes each that the engine keeps
-    /// while the job runs; read a page at a time.
-    func owedChunks(of id: JobID) throws -> [OwedChunk] {
+    /// The job's chunks not yet done, as a ``ProgressTracker`` keeps them while the job runs
+    /// (their work by stage, a bit each, the last ones in run order), read a page at a time.
+    func owedChunks(of id: JobID) throws -> OwedChunks {
         var pages = ChunkPages(of: id, in: self, owedOnly: true)
-        var owed: [OwedChunk] = []
-        while let chunk = try pages.next() { owed.append(OwedChunk(chunk)) }
-        return owed
+        return try OwedChunks { try pages.next().map(OwedChunk.init) }
     }
 
     /// The output folders the job's done chunks recorded under leases

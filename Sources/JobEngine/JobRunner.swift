@@ -28,8 +28,9 @@ struct JobRunner {
         defer { watcher.cancel() }
 
         var tracker: ProgressTracker
-        // The tracker keeps a few bytes per owed chunk; the plans stay in the store until each
-        // chunk runs: a job of 100,000 chunks held every decoded plan for the whole run.
+        // The tracker keeps a bit per owed chunk and the last few in run order; the plans stay in
+        // the store until each chunk runs: a job of 100,000 chunks held every decoded plan for the
+        // whole run, then a table of every owed chunk.
         do {
             try workspace.prepare()
             workspace.sweepTemporaries()
@@ -166,13 +167,14 @@ struct JobRunner {
                     guard failure == nil else { continue }
                     // The tracker moves only once the checkpoint holding its new snapshot is durable.
                     let index = finished.chunk.index, elapsed = (ContinuousClock.now - start).seconds
-                    let next = tracker.snapshot(afterChunk: index, cost: finished.cost, elapsed: elapsed) ?? tracker.snapshot
+                    let landed = OwedChunk(finished.chunk)
+                    let next = tracker.snapshot(after: landed, cost: finished.cost, elapsed: elapsed) ?? tracker.snapshot
                     do {
                         try store.checkpoint(Checkpoint(
                             jobID: record.id, chunkIndex: index, stage: finished.chunk.plan.stage,
                             kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next,
                             skipped: finished.skipped))
-                        tracker.chunkDone(index, cost: finished.cost, elapsed: elapsed)
+                        tracker.chunkDone(landed, cost: finished.cost, elapsed: elapsed)
                         if kind.showsCountsInSubtitle {
                             task.updateTitle(task.title, subtitle: Self.subtitle(for: tracker.snapshot))
                         }

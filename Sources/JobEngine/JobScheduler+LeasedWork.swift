@@ -32,9 +32,12 @@ extension JobScheduler {
         // which may wait as long as the worker's renewal does on a connection gone silent.
         try context.checkStop()
         let cost = (clock.now - began).seconds
+        // The owed work comes from the store's counters: reading every owed chunk here made each
+        // chunk's bookkeeping as slow as the job is long.
+        let landing = OwedChunk(index: index, stage: plan.stage, work: plan.work)
         var tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
-                                      owed: try store.owedChunks(of: job.id))
-        tracker.chunkDone(index, cost: cost, elapsed: cost)
+                                      owed: OwedChunks(work: try store.owedWork(of: job.id), landing: landing))
+        tracker.chunkDone(landing, cost: cost, elapsed: cost)
         return Checkpoint(jobID: job.id, chunkIndex: index, stage: plan.stage, kind: job.kind, costSeconds: cost,
                           executor: executor, progress: tracker.snapshot, skipped: context.skippedByThisWork)
     }
@@ -62,7 +65,7 @@ extension JobScheduler {
         try context.checkStop()
         try FaultPoints.step(.publish, operation: "rename", path: job.destination) { try runner.publish(artifact) }
         let cost = (clock.now - began).seconds
-        var tracker = ProgressTracker(snapshot: job.progress, owed: [])
+        var tracker = ProgressTracker(snapshot: job.progress, owed: OwedChunks())
         tracker.finished(finalizeCost: cost, elapsed: cost)
         return Checkpoint(jobID: job.id, chunkIndex: index, stage: .package, kind: job.kind, costSeconds: cost,
                           executor: nil, progress: tracker.snapshot)

@@ -26,6 +26,11 @@ public protocol JobStore: Sendable {
     /// chunks a page at a time, so that the engine never holds them all.
     func chunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord]
 
+    /// The work of the job's chunks not done, summed by stage: counters the store moves as chunks
+    /// are planned, done, reset and planned again, so that reading them costs the same in a job of
+    /// any size (a worker reads them for every chunk it commits). The package stage is not counted.
+    func owedWork(of id: JobID) throws -> OwedWork
+
     /// How many of the job's done chunks each path (``ChunkRecord/executor``) did, for `status`.
     func executorCounts(of id: JobID) throws -> [String: Int]
 
@@ -78,6 +83,15 @@ extension JobStore {
     /// Pages through ``chunks(of:)``; a store that can read one page alone does so instead.
     public func chunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord] {
         Array(try chunks(of: id).drop { $0.index < start }.prefix(max(0, limit)))
+    }
+
+    /// Sums the work of the chunks of ``chunks(of:)`` not done, a page at a time; a store that keeps
+    /// the sums as counters reads those instead.
+    public func owedWork(of id: JobID) throws -> OwedWork {
+        var pages = ChunkPages(of: id, in: self, owedOnly: true)
+        var owed = OwedWork()
+        while let chunk = try pages.next() { owed.add(OwedChunk(chunk)) }
+        return owed
     }
 
     /// Counts the executors of ``chunks(of:)``; a store that can count without loading every

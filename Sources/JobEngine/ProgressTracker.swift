@@ -22,17 +22,8 @@ struct ProgressTracker {
     static let laidOutChunks = 256
 
     private(set) var snapshot: ProgressSnapshot
-    /// The chunks not yet done, by index.
-    private var owed: [Int: OwedChunk]
-    /// The indices of the chunks owed when the run started, in run order; the landed ones stay
-    /// until the last one lands.
-    private var order: [Int]
-    /// Where in ``order`` the chunks laid out one by one start.
-    private let tailStart: Int
-    /// The work of the owed chunks, summed by stage, with how many chunks each sum holds.
-    private var owedWork: [Stage: (work: Double, chunks: Int)] = [:]
-    /// The same sums over the owed chunks from ``tailStart`` on.
-    private var tailWork: [Stage: (work: Double, chunks: Int)] = [:]
+    /// The chunks not yet done: their work by stage, which are owed, and the last ones in run order.
+    private var owed: OwedChunks
     private let workedBefore: Double
     private let chunksAtOnce: Int
     /// The unit costs this run started from.
@@ -40,20 +31,19 @@ struct ProgressTracker {
     /// Over this run's finished chunks: the seconds they took, and what the starting costs said.
     private var measured = 0.0, predicted = 0.0
 
-    /// Starts from the stored snapshot; `owed`, the chunks not yet done, are run in index order.
+    /// Starts from the stored snapshot; `owed` is what is not yet done.
     /// - Parameter chunksAtOnce: how many chunks this run does at once.
-    init(snapshot: ProgressSnapshot, owed: [OwedChunk], chunksAtOnce: Int = 1) {
+    init(snapshot: ProgressSnapshot, owed: OwedChunks, chunksAtOnce: Int = 1) {
         self.snapshot = snapshot
-        self.owed = Dictionary(owed.map { ($0.index, $0) }) { first, _ in first }
-        self.order = self.owed.keys.sorted()
-        self.tailStart = max(0, order.count - Self.laidOutChunks)
+        self.owed = owed
         self.workedBefore = snapshot.workedSeconds
         self.chunksAtOnce = max(1, chunksAtOnce)
         self.startingCosts = snapshot.costs
-        for chunk in self.owed.values {
-            Self.add(chunk, to: &owedWork)
-            if isLaidOut(chunk.index) { Self.add(chunk, to: &tailWork) }
-        }
+    }
+
+    /// Starts from the stored snapshot; `owed`, the chunks not yet done, are run in index order.
+    init(snapshot: ProgressSnapshot, owed: [OwedChunk], chunksAtOnce: Int = 1) {
+        self.init(snapshot: snapshot, owed: OwedChunks(owed), chunksAtOnce: chunksAtOnce)
     }
 
     /// Starts from the stored snapshot; the chunks of `chunks` not yet done are what is owed.
@@ -87,7 +77,7 @@ struct ProgressTracker {
     /// The estimated seconds of everything still owed, finalisation included, as one worker
     /// would take them (the weight of what is left on the bar).
     var remainingCost: Double {
-        owedWork.reduce(finalizeCost) { $0 + expectedCost(of: $1.value.work, in: $1.key) }
+        owed.work.stages.reduce(finalizeCost) { $0 + expectedCost(of: $1.value.work, in: $1.key) }
     }
 
     /// The finalisation's estimated seconds: its work at the ``Stage/package`` stage's expected
@@ -110,66 +100,47 @@ struct ProgressTracker {
     private func secondsLeft(excluding landed: Int?) -> Double {
         guard chunksAtOnce > 1 else { return remainingCost }
         var headCost = 0.0, count = 0
-        for (stage, sum) in owedWork {
+        for (stage, sum) in owed.work.stages {
             count += sum.chunks
-            let tail = tailWork[stage] ?? (0, 0)
+            let tail = owed.tailWork.stages[stage] ?? OwedWork.Sum(work: 0, chunks: 0)
             if sum.chunks > tail.chunks { headCost += expectedCost(of: max(0, sum.work - tail.work), in: stage) }
         }
         let workerCount = min(chunksAtOnce, max(1, count))
         var workers = [Double](repeating: headCost / Double(workerCount), count: workerCount)
-        for index in order.dropFirst(tailStart) where index != landed {
-            guard let chunk = owed[index] else { continue }
+        for chunk in owed.tail where chunk.index != landed && owed.contains(chunk.index) {
             let free = workers.indices.min { workers[$0] < workers[$1] }!
             workers[free] += expectedCost(of: chunk.work, in: chunk.stage)
         }
         return workers.max()! + finalizeCost
     }
 
-    /// Whether chunk `index` is among those ``secondsLeft`` lays out one by one.
-    private func isLaidOut(_ index: Int) -> Bool {
-        tailStart < order.count && index >= order[tailStart]
-    }
-
-    /// Adds a chunk's work to its stage's sum.
-    private static func add(_ chunk: OwedChunk, to sums: inout [Stage: (work: Double, chunks: Int)]) {
-        sums[chunk.stage, default: (0, 0)].work += chunk.work
-        sums[chunk.stage, default: (0, 0)].chunks += 1
-    }
-
-    /// Takes a chunk's work out of its stage's sum; a stage with nothing left owes exactly
-    /// nothing, whatever rounding the subtractions left behind.
-    private static func remove(_ chunk: OwedChunk, from sums: inout [Stage: (work: Double, chunks: Int)]) {
-        guard let sum = sums[chunk.stage] else { return }
-        sums[chunk.stage] = sum.chunks > 1 ? (max(0, sum.work - chunk.work), sum.chunks - 1) : nil
-    }
-
-    /// The snapshot chunk `index`, which took `cost` seconds, `elapsed` seconds into this run,
-    /// would give, without accounting for it: the runner stores it first and calls
+    /// The snapshot `chunk`, which took `cost` seconds, `elapsed` seconds into this run, would
+    /// give, without accounting for it: the runner stores it first and calls
     /// ``chunkDone(_:cost:elapsed:)`` once it is durable. `nil` for a chunk not owed.
     ///
-    /// The trial copy shares the owed chunks, which ``account(_:cost:elapsed:)`` leaves
+    /// The trial copy shares which chunks are owed, which ``account(_:cost:elapsed:)`` leaves
     /// alone: a copy that removed one would copy them all, which made every checkpoint as slow
     /// as the job is long.
-    func snapshot(afterChunk index: Int, cost: Double, elapsed: Double) -> ProgressSnapshot? {
-        guard let chunk = owed[index] else { return nil }
+    func snapshot(after chunk: OwedChunk, cost: Double, elapsed: Double) -> ProgressSnapshot? {
+        guard owed.contains(chunk.index) else { return nil }
         var trial = self
         trial.account(chunk, cost: cost, elapsed: elapsed)
         return trial.snapshot
     }
 
-    /// Accounts for chunk `index`, which took `cost` seconds, `elapsed` seconds into this run.
-    mutating func chunkDone(_ index: Int, cost: Double, elapsed: Double) {
-        guard let chunk = owed[index] else { return }
+    /// Accounts for `chunk`, which took `cost` seconds, `elapsed` seconds into this run; nothing
+    /// for a chunk not owed (or already accounted for).
+    mutating func chunkDone(_ chunk: OwedChunk, cost: Double, elapsed: Double) {
+        guard owed.contains(chunk.index) else { return }
         account(chunk, cost: cost, elapsed: elapsed)
-        owed.removeValue(forKey: index)
+        owed.forget(chunk.index)
         // Nothing is owed any more: the finalisation that comes next needs none of the room.
-        if owed.isEmpty { (owed, order) = ([:], []) }
+        if owed.isEmpty { owed = OwedChunks() }
     }
 
-    /// Accounts for the owed `chunk` in everything but the list of owed chunks.
+    /// Accounts for the owed `chunk` in everything but which chunks are owed.
     private mutating func account(_ chunk: OwedChunk, cost: Double, elapsed: Double) {
-        Self.remove(chunk, from: &owedWork)
-        if isLaidOut(chunk.index) { Self.remove(chunk, from: &tailWork) }
+        owed.account(chunk)
         predicted += startingCosts.cost(of: chunk.work, in: chunk.stage)
         measured += cost
         snapshot.costs.observe(cost, work: chunk.work, for: chunk.stage)

@@ -35,5 +35,5 @@ public struct JobStoreContract: Sendable, CustomTestStringConvertible {
     public var testDescription: String { name }
 
     /// Every clause.
-    public static let all: [JobStoreContract] = jobs + checkpoints + states + badItems + replans
+    public static let all: [JobStoreContract] = jobs + checkpoints + states + badItems + replans + owedWork
 }

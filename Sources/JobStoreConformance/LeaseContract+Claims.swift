@@ -91,6 +91,17 @@ extension LeaseContract {
             #expect(try store.commit(first, checkpoint: checkpoint(first, of: job, early)) == .committed)
             #expect(try store.job(job.id)?.progress == late)
         },
+        LeaseContract("a commit takes its chunk's work out of the owed work once; a release leaves it owed") { open in
+            let store = try open()
+            let job = try store.insert(try makeDetachedJob(unitsTotal: 2), chunks: makeChunks(2))
+            let render = try #require(try store.claim("a"))
+            let encode = try #require(try store.claim("b"))
+            let snapshot = progress(after: job.progress, total: 2, stage: .render, cost: 1)
+            #expect(try store.commit(render, checkpoint: checkpoint(render, of: job, snapshot)) == .committed)
+            #expect(try store.commit(render, checkpoint: checkpoint(render, of: job, snapshot)) == .committed)
+            #expect(try store.release(encode))
+            #expect(try open().owedWork(of: job.id) == OwedWork([.encode: .init(work: 1, chunks: 1)]))
+        },
         LeaseContract("workers at once leave a journal with one commit per chunk") { open in
             let job = try open().insert(try makeDetachedJob(state: .running, unitsTotal: 30), chunks: makeChunks(30))
             let stores = try (0..<4).map { _ in try open() }

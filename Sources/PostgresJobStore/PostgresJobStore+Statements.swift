@@ -25,6 +25,10 @@ extension PostgresJobStore {
             SELECT idx, plan, done, cost_s, executor, output FROM chunks
             WHERE job_id = $1 AND idx >= 0 AND idx >= $2 ORDER BY idx LIMIT $3
             """)
+        static let owedWork = PreparedStatement("mediajob_owed_work", """
+            SELECT stage, sum(work) AS work, sum(chunks)::bigint AS chunks FROM job_owed_work
+            WHERE job_id = $1 AND chunks > 0 GROUP BY stage
+            """)
         /// Locks the job's row, which orders the checkpoints of one job, and reads whether any of its
         /// chunks is done.
         static let lockJob = PreparedStatement("mediajob_lock_job", "SELECT progressed FROM jobs WHERE id = $1 FOR UPDATE")

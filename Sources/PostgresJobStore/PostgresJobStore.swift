@@ -119,6 +119,17 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         }
     }
 
+    /// The owed work as the schema's triggers count it (migration `14-owed-work-counters`): at
+    /// most ``progressShards`` rows a stage.
+    public func owedWork(of id: JobID) throws -> OwedWork {
+        try statement { connection in
+            let sums = try connection.query(Statements.owedWork, id.rawValue).map { row in
+                (Stage(rawValue: try row["stage"]), OwedWork.Sum(work: try row["work"], chunks: try row["chunks"]))
+            }
+            return OwedWork(Dictionary(sums) { first, _ in first })
+        }
+    }
+
     /// A row of ``Statements/chunks``.
     private static func chunk(_ row: Row, of id: JobID) throws -> ChunkRecord {
         ChunkRecord(index: try row["idx"],

@@ -188,6 +188,66 @@ enum PostgresSchema {
         Migration("13-applied-calls", [
             "CREATE TABLE applied_calls (key text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
         ]),
+        // Counters of the owed work (``JobStore/owedWork(of:)``), so that a worker costing the chunk
+        // it commits reads a few rows instead of every owed chunk's plan. Triggers see every path
+        // that plans, lands, resets or removes a chunk; the package stage (index -1) is not counted.
+        // Like `job_progress`, the counters are spread over 16 rows a stage by chunk index, so that
+        // commits of neighbouring chunks lock no row in common. A row's last chunk leaves exactly
+        // nothing, whatever rounding the subtractions left.
+        Migration("14-owed-work-counters", [
+            """
+            CREATE TABLE job_owed_work (
+                job_id text NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+                shard integer NOT NULL,
+                stage text NOT NULL,
+                work double precision NOT NULL,
+                chunks bigint NOT NULL,
+                PRIMARY KEY (job_id, shard, stage)
+            )
+            """,
+            """
+            INSERT INTO job_owed_work (job_id, shard, stage, work, chunks)
+            SELECT job_id, idx % 16, convert_from(plan, 'UTF8')::jsonb ->> 'stage',
+                sum(COALESCE((convert_from(plan, 'UTF8')::jsonb ->> 'work')::double precision, 1)), count(*)
+            FROM chunks WHERE idx >= 0 AND NOT done GROUP BY 1, 2, 3
+            """,
+            """
+            CREATE FUNCTION mediajob_count_owed_work() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+            DECLARE
+                v_chunk chunks;
+                v_plan jsonb;
+                v_work double precision;
+                v_owed boolean := TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NOT NEW.done);
+            BEGIN
+                IF v_owed THEN v_chunk := NEW; ELSE v_chunk := OLD; END IF;
+                v_plan := convert_from(v_chunk.plan, 'UTF8')::jsonb;
+                v_work := COALESCE((v_plan ->> 'work')::double precision, 1);
+                IF v_owed THEN
+                    INSERT INTO job_owed_work AS o (job_id, shard, stage, work, chunks)
+                    VALUES (v_chunk.job_id, v_chunk.idx % 16, v_plan ->> 'stage', v_work, 1)
+                    ON CONFLICT (job_id, shard, stage) DO UPDATE SET work = o.work + excluded.work, chunks = o.chunks + 1;
+                ELSE
+                    UPDATE job_owed_work o
+                    SET work = CASE WHEN o.chunks > 1 THEN GREATEST(0, o.work - v_work) ELSE 0 END, chunks = o.chunks - 1
+                    WHERE o.job_id = v_chunk.job_id AND o.shard = v_chunk.idx % 16 AND o.stage = v_plan ->> 'stage';
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER owed_work_planned AFTER INSERT ON chunks FOR EACH ROW
+                WHEN (NEW.idx >= 0 AND NOT NEW.done) EXECUTE FUNCTION mediajob_count_owed_work()
+            """,
+            """
+            CREATE TRIGGER owed_work_done_or_reset AFTER UPDATE OF done ON chunks FOR EACH ROW
+                WHEN (NEW.idx >= 0 AND OLD.done IS DISTINCT FROM NEW.done) EXECUTE FUNCTION mediajob_count_owed_work()
+            """,
+            """
+            CREATE TRIGGER owed_work_removed AFTER DELETE ON chunks FOR EACH ROW
+                WHEN (OLD.idx >= 0 AND NOT OLD.done) EXECUTE FUNCTION mediajob_count_owed_work()
+            """,
+        ]),
     ]
 
     /// How many migrations a store needs for ``PostgresJobStore/applyingOnce(_:)``'s table.

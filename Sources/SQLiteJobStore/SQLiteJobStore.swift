@@ -100,6 +100,17 @@ public final class SQLiteJobStore: JobStore {
         }
     }
 
+    /// The owed work as the schema's triggers count it (``SQLiteSchema``, version 10): a row a stage.
+    public func owedWork(of id: JobID) throws -> OwedWork {
+        try read { database in
+            let sums = try database.prepare("SELECT stage, work, chunks FROM owed_work WHERE job_id = ?1 AND chunks > 0")
+                .rows([.text(id.rawValue)]) { row in
+                    (Stage(rawValue: try row.text("stage")), OwedWork.Sum(work: try row.real("work"), chunks: Int(try row.integer("chunks"))))
+                }
+            return OwedWork(Dictionary(sums) { first, _ in first })
+        }
+    }
+
     public func executorCounts(of id: JobID) throws -> [String: Int] {
         try read { database in
             let pairs = try database.prepare("""
@@ -148,7 +159,7 @@ public final class SQLiteJobStore: JobStore {
 
     public func remove(_ id: JobID) throws {
         try write { database in
-            for table in ["journal", "bad_items", "chunks", "cancel_requests"] {
+            for table in ["journal", "bad_items", "chunks", "owed_work", "cancel_requests"] {
                 try database.prepare("DELETE FROM \(table) WHERE job_id = ?1").run([.text(id.rawValue)])
             }
             try database.prepare("DELETE FROM jobs WHERE id = ?1").run([.text(id.rawValue)])

@@ -18,6 +18,8 @@ enum SQLiteSchema {
     /// Version 7: live workers (``WorkerRecord``), each one's heartbeat by ``SQLiteClock``.
     /// Version 8: the worker whose lease committed each chunk.
     /// Version 9: when the store recorded each journal entry, by ``SQLiteClock``.
+    /// Version 10: the work of each job's chunks not done, by stage (``JobStore/owedWork(of:)``),
+    /// kept by triggers as chunks are inserted, done, undone and deleted.
     static let migrations: [String] = [
         """
         CREATE TABLE jobs (
@@ -128,7 +130,67 @@ enum SQLiteSchema {
             UPDATE journal SET stored_at = \(SQLiteClock.now) WHERE seq = NEW.seq;
         END;
         """,
+        // Counters of the owed work, so that a worker costing its chunk reads a row a stage instead
+        // of every owed chunk's plan. The triggers see every path that plans, lands, resets or
+        // removes a chunk; the package stage (index -1) is not counted. A stage's last chunk
+        // leaves exactly nothing, whatever rounding the subtractions left.
+        """
+        CREATE TABLE owed_work (
+            job_id TEXT NOT NULL,
+            stage TEXT NOT NULL,
+            work REAL NOT NULL,
+            chunks INTEGER NOT NULL,
+            PRIMARY KEY (job_id, stage)
+        );
+        INSERT INTO owed_work (job_id, stage, work, chunks)
+            SELECT job_id, \(stage("plan")), SUM(\(work("plan"))), COUNT(*) FROM chunks
+            WHERE idx >= 0 AND done = 0 GROUP BY job_id, 2;
+        CREATE TRIGGER owed_work_planned AFTER INSERT ON chunks FOR EACH ROW WHEN NEW.idx >= 0 AND NEW.done = 0
+        BEGIN
+            \(owe("NEW"))
+        END;
+        CREATE TRIGGER owed_work_reset AFTER UPDATE OF done ON chunks FOR EACH ROW
+            WHEN NEW.idx >= 0 AND OLD.done <> 0 AND NEW.done = 0
+        BEGIN
+            \(owe("NEW"))
+        END;
+        CREATE TRIGGER owed_work_done AFTER UPDATE OF done ON chunks FOR EACH ROW
+            WHEN NEW.idx >= 0 AND OLD.done = 0 AND NEW.done <> 0
+        BEGIN
+            \(settle("OLD"))
+        END;
+        CREATE TRIGGER owed_work_removed AFTER DELETE ON chunks FOR EACH ROW WHEN OLD.idx >= 0 AND OLD.done = 0
+        BEGIN
+            \(settle("OLD"))
+        END;
+        """,
     ]
+
+    /// The stage of the chunk whose plan is `plan` (a column or a trigger's `NEW.plan`).
+    private static func stage(_ plan: String) -> String {
+        "json_extract(CAST(\(plan) AS TEXT), '$.stage')"
+    }
+
+    /// The work of the chunk whose plan is `plan`, 1 where the plan states none (``PlannedChunk/work``).
+    private static func work(_ plan: String) -> String {
+        "COALESCE(json_extract(CAST(\(plan) AS TEXT), '$.work'), 1)"
+    }
+
+    /// Adds the chunk `row` (`NEW` or `OLD`) to its stage's owed work.
+    private static func owe(_ row: String) -> String {
+        """
+        INSERT INTO owed_work (job_id, stage, work, chunks) VALUES (\(row).job_id, \(stage("\(row).plan")), \(work("\(row).plan")), 1)
+            ON CONFLICT (job_id, stage) DO UPDATE SET work = owed_work.work + excluded.work, chunks = owed_work.chunks + 1;
+        """
+    }
+
+    /// Takes the chunk `row` (`NEW` or `OLD`) out of its stage's owed work.
+    private static func settle(_ row: String) -> String {
+        """
+        UPDATE owed_work SET work = CASE WHEN chunks > 1 THEN MAX(0, work - \(work("\(row).plan"))) ELSE 0 END, chunks = chunks - 1
+            WHERE job_id = \(row).job_id AND stage = \(stage("\(row).plan"));
+        """
+    }
 
     /// The newest schema version.
     static var latest: Int { migrations.count }

@@ -25,10 +25,11 @@ struct ProgressTrackerTests {
     }
 
     @Test func aFinishedChunkTeachesItsStagesRateAndMovesTheBarByItsShare() {
+        let records = chunks([(.render, 4), (.encode, 3)])
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 2, finalizeWork: 10, costs: costs),
-                                      chunks: chunks([(.render, 4), (.encode, 3)]))
+                                      chunks: records)
         // 4 units of render took 4 s (1 s per unit against the seeded 0.5).
-        tracker.chunkDone(0, cost: 4, elapsed: 4)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 4, elapsed: 4)
         let snapshot = tracker.snapshot
         // (0.7 · 4 · 0.5 + 0.3 · 4) / (0.7 · 4 + 0.3 · 4) = 2.6 / 4.
         #expect(abs(snapshot.costs.estimate(for: .render) - 0.65) < 1e-12)
@@ -43,11 +44,12 @@ struct ProgressTrackerTests {
     }
 
     @Test func theTimeLeftLaysTheOwedChunksOutOnTheChunksAtOnceThenAddsTheFinalisation() {
+        let records = chunks([(.render, 4), (.encode, 1), (.encode, 1), (.encode, 1), (.encode, 0.5)])
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 5, finalizeWork: 10, costs: costs),
-                                      chunks: chunks([(.render, 4), (.encode, 1), (.encode, 1), (.encode, 1), (.encode, 0.5)]),
+                                      chunks: records,
                                       chunksAtOnce: 2)
         // As its starting rate said (0.5 · 4 = 2 s): nothing to scale.
-        tracker.chunkDone(0, cost: 2, elapsed: 2)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 2, elapsed: 2)
         #expect(tracker.speedFactor == 1)
         // Encode chunks of 2, 2, 2 and 1 s on two workers, each taking the next as it frees:
         // [2, 0] → [2, 2] → [4, 2] → [4, 3]; the last ends at 4 s, then the finalisation, 0.1 · 10.
@@ -57,11 +59,12 @@ struct ProgressTrackerTests {
     }
 
     @Test func aStageNotRunYetIsScaledByHowThisRunsChunksComparedWithTheirStartingCosts() {
+        let records = chunks([(.render, 2), (.render, 2), (.encode, 1)])
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 3, costs: costs),
-                                      chunks: chunks([(.render, 2), (.render, 2), (.encode, 1)]))
-        tracker.chunkDone(0, cost: 3, elapsed: 3)
+                                      chunks: records)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 3, elapsed: 3)
         #expect(tracker.speedFactor == 3, "3 s where 0.5 · 2 = 1 s was expected")
-        tracker.chunkDone(1, cost: 1, elapsed: 4)
+        tracker.chunkDone(OwedChunk(records[1]), cost: 1, elapsed: 4)
         #expect(tracker.speedFactor == 2, "4 s where 2 s was expected, over both chunks")
         // Render is learned: (0.7 · 2 · 0.5 + 0.3 · 3) / 2 = 0.8, then (0.7 · 2 · 0.8 + 0.3 · 1) / 2 = 0.71.
         #expect(abs(tracker.snapshot.costs.estimate(for: .render) - 0.71) < 1e-12)
@@ -72,9 +75,10 @@ struct ProgressTrackerTests {
 
     @Test func aSmallChunkFinishingFirstDoesNotMakeTheRestLookCheap() {
         // The first job of a kind: a tiny chunk (an audio track) lands before two large ones.
+        let records = chunks([(.encode, 0.01), (.encode, 5), (.encode, 5)])
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 3, finalizeWork: 1, costs: costs),
-                                      chunks: chunks([(.encode, 0.01), (.encode, 5), (.encode, 5)]))
-        tracker.chunkDone(0, cost: 0.01, elapsed: 0.01)
+                                      chunks: records)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 0.01, elapsed: 0.01)
         // Per chunk, the tiny one would have made each large chunk cost 0.01 s; per unit of work
         // it costs 1 s per unit against 2: (0.7 · 0.01 · 2 + 0.3 · 0.01) / 0.01 = 1.7.
         #expect(abs(tracker.snapshot.costs.estimate(for: .encode) - 1.7) < 1e-12)
@@ -84,12 +88,13 @@ struct ProgressTrackerTests {
 
     @Test func onAKindsFirstJobAnUncostedFinalisationLetsTheBarReachTheCapWithTheLastChunk() {
         // No defaults and no history: chunks start at the 1 s fallback, the finalisation at nothing.
+        let records = chunks([(.render, 1), (.render, 1)])
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 2, finalizeWork: 1, costs: UnitCostModel()),
-                                      chunks: chunks([(.render, 1), (.render, 1)]))
-        tracker.chunkDone(0, cost: 0.2, elapsed: 0.2)
+                                      chunks: records)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 0.2, elapsed: 0.2)
         // Owed after it: the other chunk at the 0.2 s just measured, and no finalisation.
         #expect(abs(tracker.snapshot.fraction - CostBar.cap * 0.2 / 0.4) < 1e-12)
-        tracker.chunkDone(1, cost: 0.2, elapsed: 0.4)
+        tracker.chunkDone(OwedChunk(records[1]), cost: 0.2, elapsed: 0.4)
         #expect(abs(tracker.snapshot.fraction - CostBar.cap) < 1e-12)
         tracker.finished(finalizeCost: 0.05, elapsed: 0.45)
         // What it took is the package stage's rate from now on (kept as the kind's history).
@@ -97,9 +102,10 @@ struct ProgressTrackerTests {
     }
 
     @Test func theFinalisationLearnsItsRateFromTheWorkTheKindStated() {
+        let records = chunks([(.encode, 2)])
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 1, finalizeWork: 40, costs: costs),
-                                      chunks: chunks([(.encode, 2)]))
-        tracker.chunkDone(0, cost: 4, elapsed: 4)
+                                      chunks: records)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 4, elapsed: 4)
         // Owed: the finalisation alone, 0.1 · 40 = 4 s: the bar stops halfway to the cap, not near it.
         #expect(abs(tracker.snapshot.fraction - CostBar.cap * 4 / 8) < 1e-12)
         tracker.finished(finalizeCost: 2, elapsed: 6)
@@ -112,60 +118,63 @@ struct ProgressTrackerTests {
     @Test func whatIsOwedShrinksByEachLandedChunksWorkAndAFinishedStageOwesExactlyNothing() {
         // No finalisation cost, so that nothing hides a remainder; work whose sum is not exact in
         // binary: 0.1 + 0.2 − 0.1 − 0.2 leaves 5.6e-17.
+        let records = chunks([(.render, 0.1), (.render, 0.2), (.encode, 3)])
         var tracker = ProgressTracker(
             snapshot: ProgressSnapshot(unitsTotal: 3, costs: UnitCostModel(seeds: [.render: 0.5, .encode: 2])),
-            chunks: chunks([(.render, 0.1), (.render, 0.2), (.encode, 3)]))
-        tracker.chunkDone(2, cost: 6, elapsed: 6)
+            chunks: records)
+        tracker.chunkDone(OwedChunk(records[2]), cost: 6, elapsed: 6)
         // Owed: the two render chunks, 0.5 · (0.1 + 0.2).
         #expect(abs(tracker.remainingCost - 0.15) < 1e-12)
-        tracker.chunkDone(0, cost: 0.05, elapsed: 6.05)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 0.05, elapsed: 6.05)
         #expect(abs(tracker.remainingCost - 0.5 * 0.2) < 1e-12)
-        tracker.chunkDone(1, cost: 0.1, elapsed: 6.15)
+        tracker.chunkDone(OwedChunk(records[1]), cost: 0.1, elapsed: 6.15)
         #expect(tracker.remainingCost == 0)
         #expect(tracker.snapshot.etaSeconds == 0)
     }
 
     @Test(arguments: [1, 2])
     func theSnapshotAfterAChunkIsWhatAccountingForItGivesAndMovesNothingBeforeThen(chunksAtOnce: Int) throws {
+        let records = chunks([(.render, 4), (.encode, 3), (.encode, 1)])
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 3, finalizeWork: 10, costs: costs),
-                                      chunks: chunks([(.render, 4), (.encode, 3), (.encode, 1)]), chunksAtOnce: chunksAtOnce)
+                                      chunks: records, chunksAtOnce: chunksAtOnce)
         let before = tracker.snapshot
-        let next = try #require(tracker.snapshot(afterChunk: 0, cost: 4, elapsed: 4))
+        let next = try #require(tracker.snapshot(after: OwedChunk(records[0]), cost: 4, elapsed: 4))
         // Not accounted for yet: the checkpoint holding it is not durable.
         #expect(tracker.snapshot == before)
         #expect(tracker.speedFactor == 1)
         #expect(tracker.remainingCost == 11)  // 0.5 · 4 + 2 · (3 + 1) + 0.1 · 10
         // Twice as slow as seeded: owed 2 · 4 · 2 + 0.1 · 10 · 2 = 18 s; the bar moves by 4 / 22.
         #expect(abs(next.fraction - CostBar.cap * 4 / 22) < 1e-12)
-        tracker.chunkDone(0, cost: 4, elapsed: 4)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 4, elapsed: 4)
         #expect(tracker.snapshot == next)
-        #expect(tracker.snapshot(afterChunk: 0, cost: 4, elapsed: 5) == nil)
+        #expect(tracker.snapshot(after: OwedChunk(records[0]), cost: 4, elapsed: 5) == nil)
     }
 
     @Test func inALongJobTheChunksBeforeTheLastOnesAreSpreadEvenlyAndTheLastOnesLaidOutOneByOne() {
         // 356 encode chunks of 2 s on two workers; the last 256 in run order are laid out one by one.
         let laidOut = ProgressTracker.laidOutChunks, count = laidOut + 100
         #expect(laidOut == 256)
+        let owed = (0..<count).map { OwedChunk(index: $0, stage: .encode, work: 1) }
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: count, finalizeWork: 10, costs: costs),
-                                      owed: (0..<count).map { OwedChunk(index: $0, stage: .encode, work: 1) },
-                                      chunksAtOnce: 2)
-        tracker.chunkDone(0, cost: 2, elapsed: 2)
+                                      owed: owed, chunksAtOnce: 2)
+        tracker.chunkDone(owed[0], cost: 2, elapsed: 2)
         // The 99 chunks before the last 256 spread evenly: 99 s on each worker; the last ones
         // alternate, 128 · 2 s each: 355 s, then the finalisation, 0.1 · 10. Laid out one by one,
         // the 355 chunks would end at 178 · 2 s: the estimate is within one chunk of that.
         #expect(abs(tracker.snapshot.etaSeconds! - 356) < 1e-9)
-        for index in 1..<(count - laidOut) { tracker.chunkDone(index, cost: 2, elapsed: 2 * Double(index + 1)) }
+        for index in 1..<(count - laidOut) { tracker.chunkDone(owed[index], cost: 2, elapsed: 2 * Double(index + 1)) }
         // Only the last 256 are owed: 128 · 2 s on each worker, then the finalisation.
         #expect(abs(tracker.snapshot.etaSeconds! - 257) < 1e-9)
         #expect(abs(tracker.secondsLeft - 257) < 1e-9)
     }
 
     @Test func aChunkReportedTwiceCountsOnce() {
+        let records = chunks([(.render, 1), (.render, 1)])
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 2, costs: costs),
-                                      chunks: chunks([(.render, 1), (.render, 1)]))
-        tracker.chunkDone(0, cost: 1, elapsed: 1)
+                                      chunks: records)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 1, elapsed: 1)
         let once = tracker.snapshot
-        tracker.chunkDone(0, cost: 1, elapsed: 2)
+        tracker.chunkDone(OwedChunk(records[0]), cost: 1, elapsed: 2)
         #expect(tracker.snapshot == once)
     }
 

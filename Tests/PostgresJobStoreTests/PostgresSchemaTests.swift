@@ -70,6 +70,26 @@ struct PostgresSchemaTests {
         }
     }
 
+    @Test func aStoreMadeBeforeOwedWorkWasCountedCountsItWhenItMigrates() throws {
+        try PostgresTestSchema.with { schema in
+            let job: JobRecord
+            let plans = [PlannedChunk(key: "a", stage: .render, work: 2), PlannedChunk(key: "b", stage: .encode, work: 3),
+                         PlannedChunk(key: "c", stage: .render, work: 0.5)]
+            do {
+                let old = try PostgresJobStore(schema.url, settings: ["search_path": schema.name], migrations: 13)
+                job = try old.insert(try makeJob(state: .running), chunks: plans)
+                try schema.connect().query("UPDATE chunks SET done = true WHERE job_id = $1 AND idx = 0", job.id.rawValue)
+            }
+
+            let store = try schema.openStore()
+            #expect(try store.owedWork(of: job.id) == OwedWork([.render: .init(work: 0.5, chunks: 1),
+                                                                .encode: .init(work: 3, chunks: 1)]))
+            try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 1, stage: .encode, kind: job.kind, costSeconds: 1,
+                                            executor: "cpu", progress: job.progress))
+            #expect(try store.owedWork(of: job.id) == OwedWork([.render: .init(work: 0.5, chunks: 1)]))
+        }
+    }
+
     @Test func storesOpenedAtOnceApplyEachMigrationExactlyOnce() throws {
         try PostgresTestSchema.with { schema in
             let opened = Mutex(0)

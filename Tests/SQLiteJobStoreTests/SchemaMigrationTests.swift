@@ -10,10 +10,10 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 9)
+            #expect(SQLiteSchema.latest == 10)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 9)
+                #expect(try store.schemaVersion == 10)
             }
         }
     }
@@ -32,6 +32,27 @@ struct SchemaMigrationTests {
             let stored = try #require(try store.journal(of: job.id).last?.storedAt, "a new entry has the store's time")
             // SQLite's clock is this machine's, whatever the writer stamped as `at`.
             #expect(abs(stored.timeIntervalSinceNow) < 600, "stored at \(stored)")
+        }
+    }
+
+    /// The owed work of chunks stored before version 10 is counted by the migration, then kept.
+    @Test func versionNineChunksAreCountedAsOwedWorkOnceMigrated() throws {
+        try withStorePath { path in
+            let job: JobRecord
+            let plans = [PlannedChunk(key: "a", stage: .render, work: 2), PlannedChunk(key: "b", stage: .encode, work: 3),
+                         PlannedChunk(key: "c", stage: .render, work: 0.5)]
+            do {
+                let old = try SQLiteJobStore(path: path, schemaVersion: 9)
+                job = try old.insert(try makeJob(), chunks: plans)
+                try old.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 0, stage: .render, kind: job.kind, costSeconds: 1,
+                                              executor: "cpu", progress: job.progress))
+            }
+            let store = try SQLiteJobStore(path: path)
+            #expect(try store.owedWork(of: job.id) == OwedWork([.render: .init(work: 0.5, chunks: 1),
+                                                                .encode: .init(work: 3, chunks: 1)]))
+            try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 1, stage: .encode, kind: job.kind, costSeconds: 1,
+                                            executor: "cpu", progress: job.progress))
+            #expect(try store.owedWork(of: job.id) == OwedWork([.render: .init(work: 0.5, chunks: 1)]))
         }
     }
 
