@@ -4,7 +4,7 @@ import Foundation
 package enum ThumbnailCommand: MediaCommand {
     package static let name = "thumbnail"
     package static let runsJobs = true
-    package static let synopsis = "<input>... --output DIR [--size N] [--format F] [--quality Q] [--overwrite] [--skip-bad] [options]"
+    package static let synopsis = "<input>... --output DIR [--size N] [--format F] [--quality Q] [--sheet-cells N] [--overwrite] [--skip-bad] [options]"
     package static let summary = "Make thumbnails of photos and videos, with an index and a contact sheet"
     package static let discussion = """
         Inputs are files or folders (searched recursively for photos and videos). Photos are
@@ -12,7 +12,11 @@ package enum ThumbnailCommand: MediaCommand {
         detailed frame between 10 % and 70 % of its length (never a black first frame). DIR
         receives one thumbnail per input (named after its path; p3.jpg and p3.png give
         p3-jpg.jpg and p3-png.jpg), index.json (source, output, dimensions) and
-        contact-sheet.jpg. DIR must not exist yet unless --overwrite is given.
+        contact-sheet.jpg, which shows them in the order of index.json, 100 at most
+        (--sheet-cells): more make numbered sheets (contact-sheet-1.jpg, contact-sheet-2.jpg,
+        ..., zero-padded from 10 sheets on so that they sort), so that a run over a whole
+        photo library takes no more memory than one of 100 photos.
+        DIR must not exist yet unless --overwrite is given.
         With --gpu on, photos are decoded whole and reduced on the GPU; otherwise (auto, off)
         shrink-on-load on the CPU is faster than any full decode, so photos stay there.
         Thumbnails and the contact sheet are always sRGB (converted through the photo's ICC
@@ -26,6 +30,7 @@ package enum ThumbnailCommand: MediaCommand {
         .option("size", "N", "longest side in pixels (default 256)"),
         .option("format", "F", "jpeg (default), webp, avif or png"),
         .option("quality", "Q", "1 to 100 (default 80)"),
+        .option("sheet-cells", "N", "most thumbnails on one contact sheet, 1 to 10000 (default 100); more make numbered sheets"),
         CommonOptions.keepMetadata,
     ] + CommonOptions.batch
 }

@@ -18,25 +18,40 @@ public struct ThumbnailJob: JobKind {
         public var size: Int
         public var format: String
         public var quality: Int
-        /// The folder that will hold the thumbnails, `index.json` and `contact-sheet.jpg`
+        /// The folder that will hold the thumbnails, `index.json` and the contact sheets
         /// (``BatchSettings/output``), and how bad items and limits are treated; only a GPU
         /// preference of `on` takes photos to the GPU (see ``thumbnail(of:spec:gpu:)``).
         public var settings: BatchSettings
         /// What thumbnails keep of their photo's metadata. Thumbnails are always sRGB.
         public var metadata: MetadataPolicy
+        /// Most thumbnails on one contact sheet, at least 1: more make numbered sheets, so that
+        /// the memory a sheet takes does not grow with the number of photos.
+        public var cellsPerSheet: Int
 
         public init(items: [InputItem], size: Int, format: String, quality: Int, settings: BatchSettings,
-                    metadata: MetadataPolicy = .safe) {
+                    metadata: MetadataPolicy = .safe, cellsPerSheet: Int = ThumbnailJob.defaultCellsPerSheet) {
             self.items = items
             self.size = size
             self.format = format
             self.quality = quality
             self.settings = settings
             self.metadata = metadata
+            self.cellsPerSheet = cellsPerSheet
         }
 
         /// The job's title: states the result.
         public var title: String { "Thumbnails of \(Plural.of(items.count, "file"))" }
+    }
+
+    /// The default of ``Spec/cellsPerSheet``: ten rows of ten, 2,632 pixels square at the
+    /// default size of 256, whose cells take about 20 MB while the sheet is made.
+    public static let defaultCellsPerSheet = 100
+
+    /// The most thumbnails of `size` pixels one contact sheet can hold: a sheet is a JPEG, at
+    /// most 65,535 pixels wide, and has ⌈√cells⌉ columns of `size` pixels, 8 apart.
+    public static func mostCellsPerSheet(size: Int) -> Int {
+        let columns = (65_535 + 8) / (size + 8)
+        return columns * columns
     }
 
     /// Most items in one chunk, and most bytes of input.
@@ -57,21 +72,23 @@ public struct ThumbnailJob: JobKind {
     public var defaultCosts: [Stage: Double] { [.render: 0.2, .package: 0.3] }
 
     /// The same thumbnails: the inputs (with their size and modification time), size, format,
-    /// quality, `--skip-bad`, and the output folder.
+    /// quality, `--skip-bad`, thumbnails per contact sheet, and the output folder.
     public func workIdentity(of spec: Spec) throws -> any Encodable {
         WorkIdentity(inputs: spec.items.map(\.path), settings: Settings(spec), destination: spec.settings.output)
     }
 
     private struct Settings: Encodable {
-        var size: Int, format: String, quality: Int, metadata: MetadataPolicy, skipBad: Bool
+        var size: Int, format: String, quality: Int, metadata: MetadataPolicy, skipBad: Bool, cellsPerSheet: Int
 
         init(_ spec: Spec) {
             (size, format, quality, metadata, skipBad) = (spec.size, spec.format, spec.quality, spec.metadata, spec.settings.skipBad)
+            cellsPerSheet = spec.cellsPerSheet
         }
     }
 
     public func plan(_ spec: Spec) throws -> JobPlan {
         guard !spec.items.isEmpty else { throw InputError(message: "no photos or videos were found in the inputs") }
+        guard spec.cellsPerSheet >= 1 else { throw InputError(message: "a contact sheet needs room for at least 1 thumbnail") }
         _ = try MediaSettings.imageFormat(spec.format)
         if !spec.settings.skipBad {
             try MediaLibraries.initialize()
