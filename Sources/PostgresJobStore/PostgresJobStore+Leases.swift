@@ -22,6 +22,12 @@ extension PostgresJobStore: LeasingJobStore {
     /// random token (``ChunkLease/token``), which every later statement of the lease must match and
     /// which names its output, keeps the two claims apart: the first one's renewal finds its lease
     /// lost, its commit is refused, and its output is not the second one's.
+    ///
+    /// The token is made once for the call: a claim run again after its reply was lost (it applied,
+    /// and the connection died before its answer) first looks for the chunk it holds under that
+    /// token, still leased, and returns that lease rather than taking a second chunk (a second round
+    /// trip, on that retry only). No worker ever got the first run's lease, so the token still names
+    /// one lease.
     /// - Parameters:
     ///   - worker: who claims (host and process, for the journal and for `status`).
     ///   - lease: how long the lease lasts unless renewed.
@@ -29,10 +35,13 @@ extension PostgresJobStore: LeasingJobStore {
     ///   - hasGPU: whether the worker selected a GPU that passed its probe.
     /// - Returns: the lease, or `nil` when no chunk is free.
     public func claimChunk(worker: String, lease: Duration, job: JobID? = nil, hasGPU: Bool = false) throws -> ChunkLease? {
-        try statement { connection in
-            let token = ChunkLease.makeToken()
-            guard let row = try connection.query(Statements.claimChunk, job?.rawValue, worker, lease.seconds, hasGPU,
-                                                 Date().timeIntervalSince1970, token).first else {
+        let token = ChunkLease.makeToken()
+        var ranBefore = false
+        return try statement { connection in
+            defer { ranBefore = true }
+            let held = try ranBefore ? connection.query(Statements.claimedChunk, token, worker).first : nil
+            guard let row = try held ?? connection.query(Statements.claimChunk, job?.rawValue, worker, lease.seconds, hasGPU,
+                                                         Date().timeIntervalSince1970, token).first else {
                 return nil
             }
             let id: String = try row["job_id"]
@@ -269,6 +278,14 @@ extension PostgresJobStore.Statements {
         )
         SELECT job_id, idx, plan, epoch, attempt, failures, set_config('synchronous_commit', 'off', true) AS unflushed
         FROM claimed
+        """)
+    /// The chunk a claim by worker `$2` with token `$1` holds, still leased, with ``claimChunk``'s
+    /// columns: what a claim run again after its reply was lost looks for first
+    /// (``PostgresJobStore/claimChunk(worker:lease:job:hasGPU:)``). The lease columns are not
+    /// indexed, so that renewals stay cheap: this reads the unfinished chunks, on such a retry only.
+    static let claimedChunk = PreparedStatement("mediajob_claimed_chunk", """
+        SELECT job_id, idx, plan, epoch, attempt, failures FROM chunks
+        WHERE lease_token = $1 AND lease_owner = $2 AND NOT done AND lease_expires_at > now()
         """)
     /// Gives a chunk whose worker (`$4`) could not open an input back with one more failure and
     /// message `$5`; the expiry, `$6` seconds from now, keeps that worker from claiming it again

@@ -1,0 +1,59 @@
+import Foundation
+import JobEngine
+import JobStoreConformance
+import Postgres
+@testable import PostgresJobStore
+import PostgresTestKit
+import Testing
+
+/// A lease call whose COMMIT reached the server but whose reply was lost with the connection runs
+/// again on a remade connection (``PostgresJobStore/dropReplies(_:)``, as in ``LostReplyTests``):
+/// a claim takes no second chunk, and the journal keeps the lease protocol's promises
+/// (``LeaseJournalCheck``).
+struct LostLeaseReplyTests {
+    @Test func aClaimWhoseReplyWasLostReturnsTheLeaseItTookAndNoSecondChunk() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(unitsTotal: 2), chunks: makeChunks(2))
+            store.dropReplies(1)
+            let lease = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            #expect(lease.chunkIndex == 0 && lease.epoch == 1)
+            #expect(try leasedChunks(schema) == [0], "the retry took no second chunk")
+            #expect(try claims(of: job, in: store) == [lease.token], "one claim, the one returned")
+            #expect(try store.renew(lease) == .renewed(cancelRequested: false))
+            try finish(job, from: lease, in: store, chunkKeys: [0: "c0", 1: "c1"])
+        }
+    }
+
+    /// The indexes of the chunks some worker holds a lease on.
+    private func leasedChunks(_ schema: PostgresTestSchema) throws -> [Int] {
+        try schema.connect().query("SELECT idx FROM chunks WHERE lease_owner IS NOT NULL ORDER BY idx")
+            .map { try $0["idx"] as Int }
+    }
+
+    /// The tokens of the job's journalled claims, oldest first.
+    private func claims(of job: JobRecord, in store: PostgresJobStore) throws -> [String?] {
+        try store.journal(of: job.id).filter { $0.event == .claimed }.map { $0.detail["token"] }
+    }
+
+    /// What `lease`'s commit records: one more chunk of `job` done.
+    private func done(_ lease: ChunkLease, of job: JobRecord) -> Checkpoint {
+        Checkpoint(jobID: job.id, chunkIndex: lease.chunkIndex, stage: lease.plan.stage, kind: job.kind, costSeconds: 1,
+                   executor: "cpu",
+                   progress: progress(after: job.progress, total: job.progress.unitsTotal, stage: lease.plan.stage, cost: 1))
+    }
+
+    /// Commits `lease`, then claims and commits the job's other chunks and its package stage, as
+    /// one worker would, and checks the whole journal (`chunkKeys`: the chunks that must be
+    /// committed once each).
+    private func finish(_ job: JobRecord, from lease: ChunkLease, in store: PostgresJobStore, chunkKeys: [Int: String]) throws {
+        var next: ChunkLease? = lease
+        while let current = next {
+            #expect(try store.commit(current, checkpoint: done(current, of: job)) == .committed, "chunk \(current.chunkIndex)")
+            next = try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id)
+        }
+        let check = LeaseJournalCheck(try store.journal(of: job.id), chunkKeys: chunkKeys.merging([-1: "package"]) { $1 })
+        #expect(check.violations == [])
+        #expect(check.refusedCommits == 0)
+    }
+}
