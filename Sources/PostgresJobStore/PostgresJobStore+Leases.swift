@@ -141,10 +141,11 @@ extension PostgresJobStore: LeasingJobStore {
     /// Records that the chunk under `lease` failed, if `lease` still holds it, in one transaction
     /// with its `chunk_failed` journal entry (and, for bad items, the items): see
     /// ``LeasingJobStore/fail(_:_:)``.
-    /// - Returns: whether the lease still held the chunk.
+    /// - Returns: whether the lease still held the chunk; `true` also when the call runs again after
+    ///   its reply was lost and finds that its earlier run applied (``applyingOnceWhileHeld(_:)``).
     @discardableResult
     public func fail(_ lease: ChunkLease, _ failure: ChunkFailure) throws -> Bool {
-        try transaction { connection in
+        try applyingOnceWhileHeld { connection in
             switch failure {
             case .elsewhere(let message):
                 guard try connection.query(Statements.failChunkForElsewhere, lease.jobID.rawValue, lease.chunkIndex, lease.epoch,
@@ -197,10 +198,11 @@ extension PostgresJobStore: LeasingJobStore {
     /// at once (a stopping worker's chunks), and journals `released`. Like a renewal, a release does
     /// not wait for the WAL flush: one lost in a server crash leaves the lease to expire and the
     /// chunk to be rescued then.
-    /// - Returns: whether the lease still held the chunk.
+    /// - Returns: whether the lease still held the chunk; `true` also when the call runs again after
+    ///   its reply was lost and finds that its earlier run applied (``applyingOnceWhileHeld(_:)``).
     @discardableResult
     public func release(_ lease: ChunkLease) throws -> Bool {
-        try transaction { connection in
+        try applyingOnceWhileHeld { connection in
             try connection.query(Statements.withoutWaitingForFlush)
             return try Self.release(lease, on: connection)
         }
@@ -209,10 +211,11 @@ extension PostgresJobStore: LeasingJobStore {
     /// Ends the lease's job with `change`, gives the chunk back and journals both, in one
     /// transaction, only if `lease` still holds the chunk (``LeasingJobStore/endJob(_:_:journal:)``).
     /// Unlike a release, it waits for the WAL flush: the job's state is durable when it returns.
-    /// - Returns: whether the lease still held the chunk.
+    /// - Returns: whether the lease still held the chunk; `true` also when the call runs again after
+    ///   its reply was lost and finds that its earlier run applied (``applyingOnceWhileHeld(_:)``).
     @discardableResult
     public func endJob(_ lease: ChunkLease, _ change: StateChange, journal event: JournalEntry?) throws -> Bool {
-        try transaction { connection in
+        try applyingOnceWhileHeld { connection in
             guard try Self.release(lease, on: connection) else { return false }
             try Self.apply(change, to: lease.jobID, journal: event, on: connection)
             return true

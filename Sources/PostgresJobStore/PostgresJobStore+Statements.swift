@@ -125,6 +125,9 @@ extension PostgresJobStore {
         /// no row when an earlier run of the call recorded it.
         static let recordCall = PreparedStatement(
             "mediajob_record_call", "INSERT INTO applied_calls (key) VALUES ($1) ON CONFLICT (key) DO NOTHING")
+        /// Whether the call with key `$1` applied (``PostgresJobStore/applyingOnceWhileHeld(_:)``).
+        static let appliedCall = PreparedStatement(
+            "mediajob_applied_call", "SELECT 1 AS applied FROM applied_calls WHERE key = $1")
         /// Forgets the keys of calls made over an hour ago: a call runs again only within seconds.
         static let forgetOldCalls = PreparedStatement(
             "mediajob_forget_old_calls", "DELETE FROM applied_calls WHERE applied_at < now() - interval '1 hour'")

@@ -18,6 +18,8 @@ import TaskContract
 /// the server but whose reply was lost is applied once all the same: the calls that would change
 /// something again (a job inserted, a checkpoint, a state change, a replan, a journal entry) record
 /// a key of their own in the same transaction and do nothing when they find it (``applyingOnce(_:)``);
+/// a lease call answers what its first run did (a claim the lease it took, found by its token; a
+/// commit by its output; a release, failure or job's end by its key, ``applyingOnceWhileHeld(_:)``);
 /// the others set what they set, as often as they run.
 public final class PostgresJobStore: JobStore, @unchecked Sendable {
     // `connection` and `repliesToDrop` are touched only while `lock` is held, which is what makes
@@ -269,6 +271,24 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         return try transaction { connection in
             guard try connection.query(Statements.recordCall, key).rowsAffected == 1 else { return nil }
             return try body(connection)
+        }
+    }
+
+    /// Runs a lease call's `body` in one transaction as ``transaction(_:)`` does and says whether
+    /// the lease still held its chunk, also when the call runs again after its reply was lost.
+    /// `body` changes something only while the lease holds the chunk, and gives the chunk back
+    /// when it does (a release, a failure, a job's end), so run again it can never apply twice,
+    /// but it would find the lease gone and say `false` for a call that applied. So a run that
+    /// applied records a key made for this call in the same transaction, and a run that finds the
+    /// lease gone looks for that key (one more statement, on that path only).
+    /// - Returns: whether the lease held the chunk when the call applied.
+    func applyingOnceWhileHeld(_ body: (Connection) throws -> Bool) throws -> Bool {
+        guard appliesOnce else { return try transaction(body) }
+        let key = UUID().uuidString
+        return try transaction { connection in
+            guard try body(connection) else { return try !connection.query(Statements.appliedCall, key).isEmpty }
+            try connection.query(Statements.recordCall, key)
+            return true
         }
     }
 

@@ -8,8 +8,8 @@ import Testing
 
 /// A lease call whose COMMIT reached the server but whose reply was lost with the connection runs
 /// again on a remade connection (``PostgresJobStore/dropReplies(_:)``, as in ``LostReplyTests``):
-/// a claim takes no second chunk, and the journal keeps the lease protocol's promises
-/// (``LeaseJournalCheck``).
+/// it reports what its first run did, a claim takes no second chunk, and the journal keeps the
+/// lease protocol's promises (``LeaseJournalCheck``).
 struct LostLeaseReplyTests {
     @Test func aClaimWhoseReplyWasLostReturnsTheLeaseItTookAndNoSecondChunk() throws {
         try PostgresTestSchema.with { schema in
@@ -22,6 +22,73 @@ struct LostLeaseReplyTests {
             #expect(try claims(of: job, in: store) == [lease.token], "one claim, the one returned")
             #expect(try store.renew(lease) == .renewed(cancelRequested: false))
             try finish(job, from: lease, in: store, chunkKeys: [0: "c0", 1: "c1"])
+        }
+    }
+
+    @Test func aReleaseWhoseReplyWasLostSaysItReleased() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(unitsTotal: 1), chunks: makeChunks(1))
+            let lease = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            store.dropReplies(1)
+            #expect(try store.release(lease), "the release applied: its lease held the chunk")
+            #expect(try store.journal(of: job.id).filter { $0.event == .released }.count == 1)
+            #expect(try leasedChunks(schema) == [])
+            #expect(try !store.release(lease), "a second release is a second call, and the lease is gone")
+            let again = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            #expect(again.chunkIndex == 0 && again.attempt == 0, "given back, not expired")
+            try finish(job, from: again, in: store, chunkKeys: [0: "c0"])
+        }
+    }
+
+    @Test func aFailureForElsewhereWhoseReplyWasLostSaysItWasRecorded() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(unitsTotal: 1), chunks: makeChunks(1))
+            let blind = try #require(try store.claimChunk(worker: "blind", lease: .seconds(60), job: job.id))
+            store.dropReplies(1)
+            #expect(try store.fail(blind, .elsewhere("on host h1: /shared/a.jpg cannot be read here")))
+            #expect(try store.journal(of: job.id).filter { $0.event == .chunkFailed }.count == 1)
+            let other = try #require(try store.claimChunk(worker: "other", lease: .seconds(60), job: job.id))
+            #expect(other.failures == 1, "one failure counted, not two")
+            try finish(job, from: other, in: store, chunkKeys: [0: "c0"])
+        }
+    }
+
+    @Test func aChunkSettledWithBadItemsWhoseReplyWasLostSaysItWasRecorded() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(unitsTotal: 2), chunks: makeChunks(2))
+            let lease = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            let bad = ItemFailure(item: "assets[0] (a.jpg)", reason: "the file is truncated (on host h1)")
+            store.dropReplies(1)
+            #expect(try store.fail(lease, .badItems([bad], "on host h1: a.jpg is truncated")))
+            #expect(try store.journal(of: job.id).filter { $0.event == .chunkFailed }.count == 1)
+            #expect(try store.badItems(of: job.id)
+                == [BadItem(item: bad.item, reason: bad.reason, outcome: .failed, chunkIndex: 0)])
+            let next = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            #expect(next.chunkIndex == 1, "the settled chunk is not claimed again")
+            try finish(job, from: next, in: store, chunkKeys: [1: "c1"])
+        }
+    }
+
+    @Test func aJobsEndWhoseReplyWasLostSaysItEndedTheJob() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(state: .running, unitsTotal: 1), chunks: makeChunks(1))
+            let chunk = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            #expect(try store.commit(chunk, checkpoint: done(chunk, of: job)) == .committed)
+            let package = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            #expect(package.chunkIndex == ChunkLease.packageIndex)
+            let failed = StateChange(state: .failed, failure: .invalidInput, message: "1 item is bad", clearsCancel: true)
+            let ended = JournalEntry(jobID: job.id, event: .ended, detail: ["outcome": "failed"])
+            store.dropReplies(1)
+            #expect(try store.endJob(package, failed, journal: ended), "the job ended under the package's lease")
+            #expect(try store.job(job.id)?.state == .failed)
+            let tail = try store.journal(of: job.id).map(\.event).suffix(3)
+            #expect(Array(tail) == [.claimed, .released, .ended], "released and ended once each")
+            #expect(try leasedChunks(schema) == [])
+            #expect(LeaseJournalCheck(try store.journal(of: job.id), chunkKeys: [0: "c0"]).violations == [])
         }
     }
 
