@@ -128,9 +128,12 @@ extension PostgresJobStore {
         /// Whether the call with key `$1` applied (``PostgresJobStore/applyingOnceWhileHeld(_:)``).
         static let appliedCall = PreparedStatement(
             "mediajob_applied_call", "SELECT 1 AS applied FROM applied_calls WHERE key = $1")
-        /// Forgets the keys of calls made over an hour ago: a call runs again only within seconds.
-        static let forgetOldCalls = PreparedStatement(
-            "mediajob_forget_old_calls", "DELETE FROM applied_calls WHERE applied_at < now() - interval '1 hour'")
+        /// Forgets the keys of calls made longer ago than `$1` seconds, or `$2` times the longest
+        /// lease of any worker listed, whichever is longer (``PostgresJobStore/forgetOldCalls(on:)``).
+        static let forgetOldCalls = PreparedStatement("mediajob_forget_old_calls", """
+            DELETE FROM applied_calls WHERE applied_at < now()
+                - make_interval(secs => greatest($1, $2 * (SELECT COALESCE(max(lease_s), 0) FROM workers)))
+            """)
         static let nextQueueSequence = PreparedStatement(
             "mediajob_next_queue_seq", "SELECT nextval('job_queue_seq') AS next")
     }

@@ -62,7 +62,6 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                                     settings: ["application_name": "mediajob"].merging(settings) { $1 })
         try PostgresSchema.runner(through: migrations).migrate(connection)
         appliesOnce = migrations >= PostgresSchema.appliedCallsMigration
-        if appliesOnce { try connection.query(Statements.forgetOldCalls) }
     }
 
     /// The names of the migrations the database has had, in the order they were applied.
@@ -91,6 +90,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             try connection.query(Statements.insertChunk, job.id.rawValue, Self.packageIndex, try PostgresJobRow.encode(Self.packageChunk))
             try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]),
                             on: connection)
+            if appliesOnce { try Self.forgetOldCalls(on: connection) }
             if job.state.isLive { try connection.query(Statements.announce, CancelListener.workChannel, job.id.rawValue) }
             return job
         }
@@ -262,7 +262,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     /// Runs `body` in one transaction as ``transaction(_:)`` does, and applies it at most once, even
     /// when its COMMIT reached the server and only the reply was lost with the connection: the
     /// transaction first records a key made for this call, so that a run again on the remade
-    /// connection finds it and changes nothing. Keys are forgotten an hour later, when a store opens.
+    /// connection finds it and changes nothing. Keys are forgotten later (``forgetOldCalls(on:)``).
     /// - Returns: what `body` returned, or `nil` when an earlier run of this call was applied.
     @discardableResult
     func applyingOnce<T>(_ body: (Connection) throws -> T) throws -> T? {
@@ -272,6 +272,28 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             guard try connection.query(Statements.recordCall, key).rowsAffected == 1 else { return nil }
             return try body(connection)
         }
+    }
+
+    /// How long the key of a call applied once is kept at the least (``applyingOnce(_:)``).
+    static let callKeysKept = Duration.seconds(3600)
+    /// How many times the longest lease of any worker listed a call's key is kept, when that is
+    /// longer than ``callKeysKept``.
+    static let callKeysKeptInLeases = 10.0
+
+    /// Forgets the keys of calls applied once that no run again can still need, inside the
+    /// caller's transaction: a job's insert does this, so that commands that only read (`status`,
+    /// `jobs`) write nothing.
+    ///
+    /// A call runs again once, as soon as it finds its connection lost: within a stalled call's
+    /// `tcp_user_timeout` (10 s unless the URL sets it) and the reconnection's 25 s. A worker's lease
+    /// is set well above the longest stall it should survive (README, "The lease"), so a key is
+    /// kept ``callKeysKeptInLeases`` times the longest lease of any worker listed in `workers`, and
+    /// at least ``callKeysKept`` for the calls of processes that are not workers. A process stopped
+    /// longer than that between a call's lost reply and its run again (SIGSTOP) may find its key
+    /// forgotten: a lease call then says its lease was lost, as the lease has by then; another call
+    /// applies a second time.
+    static func forgetOldCalls(on connection: Connection) throws {
+        try connection.query(Statements.forgetOldCalls, callKeysKept.seconds, callKeysKeptInLeases)
     }
 
     /// Runs a lease call's `body` in one transaction as ``transaction(_:)`` does and says whether

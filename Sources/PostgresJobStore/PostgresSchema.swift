@@ -184,7 +184,7 @@ enum PostgresSchema {
         ]),
         // The keys of calls applied once even when run again after a lost reply (a journal entry,
         // a state change): a call's transaction records its key first and does nothing if it is
-        // there. Kept an hour (forgotten when a store opens), as a call runs again within seconds.
+        // there. Forgotten when no run again can need them (``PostgresJobStore/forgetOldCalls(on:)``).
         Migration("13-applied-calls", [
             "CREATE TABLE applied_calls (key text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
         ]),

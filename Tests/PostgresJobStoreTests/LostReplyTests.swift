@@ -1,6 +1,7 @@
 import Foundation
 import JobEngine
 import JobStoreConformance
+import Postgres
 @testable import PostgresJobStore
 import PostgresTestKit
 import Testing
@@ -63,6 +64,31 @@ struct LostReplyTests {
                                     chunks: [PlannedChunk(key: "fresh", stage: .render)], progress: job.progress))
             #expect(try store.chunks(of: job.id).map(\.plan.key) == ["fresh"])
             #expect(try store.journal(of: job.id).count == 2, "submitted, and the replan once")
+        }
+    }
+
+    @Test func keysOfAppliedCallsAreForgottenBySubmissionsOnceNoRetryCanNeedThem() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let sql = try schema.connect()
+            try sql.query("""
+                INSERT INTO applied_calls (key, applied_at) VALUES ('30 min', now() - interval '30 minutes'),
+                    ('2 h', now() - interval '2 hours'), ('3 h', now() - interval '3 hours')
+                """)
+            func keys() throws -> [String] {
+                // The calls' own keys are UUIDs, with dashes.
+                try sql.query("SELECT key FROM applied_calls WHERE key NOT LIKE '%-%' ORDER BY applied_at DESC")
+                    .map { try $0["key"] as String }
+            }
+            _ = try schema.openStore().jobs()
+            #expect(try keys() == ["30 min", "2 h", "3 h"], "opening a store and reading it (`status`, `jobs`) write nothing")
+
+            try store.announce(WorkerRecord(name: "slow", host: "h1", pid: 1, hasGPU: false, slots: 1, lease: .seconds(1000)))
+            _ = try store.insert(try makeJob(), chunks: makeChunks(1))
+            #expect(try keys() == ["30 min", "2 h"], "a worker's lease of 1,000 s keeps keys ten leases, 2.8 h")
+            try store.retire(worker: "slow")
+            _ = try store.insert(try makeJob(), chunks: makeChunks(1))
+            #expect(try keys() == ["30 min"], "with no worker listed, keys are kept an hour")
         }
     }
 }
