@@ -9,6 +9,9 @@ import TaskContract
 /// file reads; epochs fence commits as in the PostgreSQL store. Only jobs left to workers
 /// (``JobRecord/isLeftToWorkers``: submitted with `--detach`) are claimed: a job a process runs in
 /// the foreground is that process's, which records its chunks without leases.
+///
+/// No call here is run again after a lost reply, as the PostgreSQL store's are: SQLite runs in the
+/// calling process, so a COMMIT that applied returns to its caller, or the process is gone with it.
 extension SQLiteJobStore: LeasingJobStore {
     public func claimChunk(worker: String, lease: Duration, job: JobID? = nil, hasGPU: Bool = false) throws -> ChunkLease? {
         try write { database in
