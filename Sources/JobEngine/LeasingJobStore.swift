@@ -7,6 +7,11 @@
 /// claims next rescues chunks whose lease expired; there is no leader. A job's package stage
 /// (``ChunkLease/packageIndex``) is leased like a chunk, once every other chunk of the job is done,
 /// and its commit completes the job.
+///
+/// A store that runs a call again after losing its reply (the PostgreSQL store, whose connection
+/// may die between the server's COMMIT and its answer) answers what the first run did: a claim
+/// returns the lease it took, not a second chunk; a commit, failure, job's end or release that
+/// applied says so, not that the lease was lost.
 public protocol LeasingJobStore: JobStore {
     /// Claims the next chunk nobody holds, or whose lease expired (a rescue), of the oldest queued
     /// or running job (or of `job` only): gives it a new epoch and a lease of `lease` from the
