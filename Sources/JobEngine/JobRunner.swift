@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import TaskContract
 
 /// Runs one admitted job in this process: chunks, checkpoints, finalisation, publication.
@@ -92,10 +93,14 @@ struct JobRunner {
     }
 
     /// Runs the owed chunks in index order, read from the store a page at a time, up to
-    /// ``chunksAtOnce`` at once, checkpointing each as it lands (with the items it skipped). A chunk
-    /// that throws ``ItemFailure`` or ``ItemFailures`` does not stop the others; its bad items are
-    /// stored as failed with the chunk and reported together.
+    /// ``chunksAtOnce`` at once, checkpointing them as they land (with the items they skipped). A
+    /// chunk that throws ``ItemFailure`` or ``ItemFailures`` does not stop the others; its bad items
+    /// are stored as failed with the chunk and reported together.
     /// At each boundary, a ``HostCondition`` that holds work stops the job and sets `hostReason`.
+    ///
+    /// Chunks that land while the last checkpoint is being made are checkpointed together (group
+    /// commit): one sync of the folders their outputs were renamed in, then one transaction, and
+    /// only then does the bar move. Until then each of them is still in flight: a kill redoes it.
     /// - Returns: the first error (or the item failures), or `nil` when every chunk ran or the job
     ///   was asked to stop.
     private func runChunks(
@@ -111,7 +116,12 @@ struct JobRunner {
         } catch {
             return error
         }
-        return await withTaskGroup(of: ChunkResult.self) { group in
+        // The chunks' commits leave their folders' syncs to this loop, which does them once for
+        // every chunk it checkpoints together.
+        let folderSyncs = FolderSyncs()
+        let workspace = context.workspace.deferringFolderSyncs(to: folderSyncs)
+        let landed = LandedChunks()
+        return await withTaskGroup(of: Void.self) { group in
             /// Stores a chunk's bad items as failed; the job goes on and fails listing them at the end.
             func failItems(_ failed: [ItemFailure], of chunk: ChunkRecord) {
                 itemFailures += failed
@@ -122,6 +132,7 @@ struct JobRunner {
                     group.cancelAll()
                 }
             }
+            // The chunks started whose results were not taken yet.
             var inFlight = 0
             while true {
                 // A cancel asked for from another process is seen here, at the boundary, as well as by the watcher.
@@ -144,7 +155,7 @@ struct JobRunner {
                     group.addTask {
                         let clock = ContinuousClock()
                         let began = clock.now
-                        let context = JobContext(workspace: context.workspace, task: context.task) { [store, record] event, detail in
+                        let context = JobContext(workspace: workspace, task: context.task) { [store, record] event, detail in
                             try? store.append(JournalEntry(jobID: record.id, event: event,
                                                            detail: detail.merging(["chunk": String(chunk.index)]) { $1 }))
                         }
@@ -152,44 +163,40 @@ struct JobRunner {
                             try context.checkStop()
                             try FaultPoints.step(.chunk, operation: "chunk", path: String(chunk.index)) {}
                             let executor = try await runChunk(chunk.plan, context)
-                            return ChunkResult(chunk: chunk, cost: (clock.now - began).seconds, result: .success(executor),
-                                               skipped: context.skippedByThisWork)
+                            landed.add(ChunkResult(chunk: chunk, cost: (clock.now - began).seconds, result: .success(executor),
+                                                   skipped: context.skippedByThisWork))
                         } catch {
-                            return ChunkResult(chunk: chunk, cost: 0, result: .failure(error), skipped: [])
+                            landed.add(ChunkResult(chunk: chunk, cost: 0, result: .failure(error), skipped: []))
                         }
                     }
                     inFlight += 1
                 }
-                guard let finished = await group.next() else { break }
-                inFlight -= 1
-                switch finished.result {
-                case .success(let executor):
-                    guard failure == nil else { continue }
-                    // The tracker moves only once the checkpoint holding its new snapshot is durable.
-                    let index = finished.chunk.index, elapsed = (ContinuousClock.now - start).seconds
-                    let landed = OwedChunk(finished.chunk)
-                    let next = tracker.snapshot(after: landed, cost: finished.cost, elapsed: elapsed) ?? tracker.snapshot
-                    do {
-                        try store.checkpoint(Checkpoint(
-                            jobID: record.id, chunkIndex: index, stage: finished.chunk.plan.stage,
-                            kind: record.kind, costSeconds: finished.cost, executor: executor, progress: next,
-                            skipped: finished.skipped))
-                        tracker.chunkDone(landed, cost: finished.cost, elapsed: elapsed)
-                        if kind.showsCountsInSubtitle {
-                            task.updateTitle(task.title, subtitle: Self.subtitle(for: tracker.snapshot))
-                        }
-                        task.publish(tracker.snapshot)
-                    } catch {
-                        failure = error
+                guard inFlight > 0 else { break }
+                // A chunk ended (or one whose result was taken already was reaped): every result
+                // there is now is taken, so that chunks landing together share a checkpoint.
+                _ = await group.next()
+                let results = landed.takeAll()
+                inFlight -= results.count
+                var succeeded: [ChunkResult] = []
+                for finished in results {
+                    switch finished.result {
+                    case .success:
+                        if failure == nil { succeeded.append(finished) }
+                    case .failure(let error) where error is JobStopped || task.isExpired:
+                        continue
+                    case .failure(let error as ItemFailure):
+                        failItems([error], of: finished.chunk)
+                    case .failure(let error as ItemFailures):
+                        failItems(error.failures, of: finished.chunk)
+                    case .failure(let error):
+                        if failure == nil { failure = error }
                         group.cancelAll()
                     }
-                case .failure(let error) where error is JobStopped || task.isExpired:
-                    continue
-                case .failure(let error as ItemFailure):
-                    failItems([error], of: finished.chunk)
-                case .failure(let error as ItemFailures):
-                    failItems(error.failures, of: finished.chunk)
-                case .failure(let error):
+                }
+                guard !succeeded.isEmpty else { continue }
+                do {
+                    try checkpoint(succeeded, syncing: folderSyncs, tracker: &tracker, start: start)
+                } catch {
                     if failure == nil { failure = error }
                     group.cancelAll()
                 }
@@ -197,6 +204,25 @@ struct JobRunner {
             if failure == nil, !itemFailures.isEmpty, !task.isExpired { failure = ItemFailures(failures: itemFailures) }
             return failure
         }
+    }
+
+    /// Makes the chunks that landed together durable, then moves the bar: syncs the folders their
+    /// outputs were renamed in, records them all done in one transaction, and only then accounts
+    /// for them in `tracker` and publishes the new progress.
+    private func checkpoint(_ landed: [ChunkResult], syncing folders: FolderSyncs, tracker: inout ProgressTracker,
+                            start: ContinuousClock.Instant) throws {
+        let elapsed = (ContinuousClock.now - start).seconds
+        let snapshots = tracker.snapshots(after: landed.map { (OwedChunk($0.chunk), $0.cost) }, elapsed: elapsed)
+        try folders.syncPending()
+        try store.checkpoint(zip(landed, snapshots).map { finished, progress in
+            Checkpoint(jobID: record.id, chunkIndex: finished.chunk.index, stage: finished.chunk.plan.stage, kind: record.kind,
+                       costSeconds: finished.cost, executor: finished.executor, progress: progress, skipped: finished.skipped)
+        })
+        for finished in landed { tracker.chunkDone(OwedChunk(finished.chunk), cost: finished.cost, elapsed: elapsed) }
+        if kind.showsCountsInSubtitle {
+            task.updateTitle(task.title, subtitle: Self.subtitle(for: tracker.snapshot))
+        }
+        task.publish(tracker.snapshot)
     }
 
     /// Moves the validated artifact onto the destination with one rename.
@@ -275,9 +301,33 @@ extension JobRunner {
 private struct ChunkResult: Sendable {
     var chunk: ChunkRecord
     var cost: Double
+    /// The chunk's executor, or why it did not finish.
     var result: Result<String?, any Error>
     /// The items the chunk skipped.
     var skipped: [ItemFailure]
+
+    /// The path that did the chunk; `nil` for one that did not finish.
+    var executor: String? {
+        guard case .success(let executor) = result else { return nil }
+        return executor
+    }
+}
+
+/// The results of the chunks that ended and were not checkpointed yet: each chunk's task adds its
+/// own as its last step, and the runner takes all there are at once.
+private final class LandedChunks: Sendable {
+    private let results = Mutex<[ChunkResult]>([])
+
+    func add(_ result: ChunkResult) {
+        results.withLock { $0.append(result) }
+    }
+
+    func takeAll() -> [ChunkResult] {
+        results.withLock { results in
+            defer { results = [] }
+            return results
+        }
+    }
 }
 
 extension Duration {

@@ -39,6 +39,12 @@ public protocol JobStore: Sendable {
     /// `checkpoint` (and `progress_first` for the job's first).
     func checkpoint(_ checkpoint: Checkpoint) throws
 
+    /// Records several chunks done, in order, each as ``checkpoint(_:)`` records one: the chunks
+    /// that landed together, so that they share one commit (one sync of the store's log). A store
+    /// that can do it in one transaction records all of them or none; the default records them
+    /// one after another.
+    func checkpoint(_ checkpoints: [Checkpoint]) throws
+
     /// Replaces the bad items stored for one chunk, or for the package stage when `chunk` is `nil`,
     /// with `items`, all with `outcome`.
     func recordBadItems(_ items: [ItemFailure], outcome: BadItem.Outcome, of id: JobID, chunk: Int?) throws
@@ -80,6 +86,11 @@ public protocol JobStore: Sendable {
 }
 
 extension JobStore {
+    /// Records the checkpoints one after another, each in its own transaction.
+    public func checkpoint(_ checkpoints: [Checkpoint]) throws {
+        for checkpoint in checkpoints { try self.checkpoint(checkpoint) }
+    }
+
     /// Pages through ``chunks(of:)``; a store that can read one page alone does so instead.
     public func chunks(of id: JobID, from start: Int, limit: Int) throws -> [ChunkRecord] {
         Array(try chunks(of: id).drop { $0.index < start }.prefix(max(0, limit)))

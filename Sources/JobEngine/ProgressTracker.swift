@@ -91,13 +91,13 @@ struct ProgressTracker {
 
     /// The estimated seconds until the job is complete: the owed chunks in run order on
     /// ``chunksAtOnce`` workers, then the finalisation.
-    var secondsLeft: Double { secondsLeft(excluding: nil) }
+    var secondsLeft: Double { secondsLeft(excluding: []) }
 
-    /// ``secondsLeft`` without the owed chunk `landed`, whose work is already out of the sums.
+    /// ``secondsLeft`` without the owed chunks `landed`, whose work is already out of the sums.
     /// One worker takes the owed chunks one after another: that is ``remainingCost``, kept by
     /// stage. Several share the chunks before the last ``laidOutChunks`` evenly (their cost is the
     /// sums less the last ones'), then take the last ones one by one.
-    private func secondsLeft(excluding landed: Int?) -> Double {
+    private func secondsLeft(excluding landed: Set<Int>) -> Double {
         guard chunksAtOnce > 1 else { return remainingCost }
         var headCost = 0.0, count = 0
         for (stage, sum) in owed.work.stages {
@@ -107,39 +107,46 @@ struct ProgressTracker {
         }
         let workerCount = min(chunksAtOnce, max(1, count))
         var workers = [Double](repeating: headCost / Double(workerCount), count: workerCount)
-        for chunk in owed.tail where chunk.index != landed && owed.contains(chunk.index) {
+        for chunk in owed.tail where !landed.contains(chunk.index) && owed.contains(chunk.index) {
             let free = workers.indices.min { workers[$0] < workers[$1] }!
             workers[free] += expectedCost(of: chunk.work, in: chunk.stage)
         }
         return workers.max()! + finalizeCost
     }
 
-    /// The snapshot `chunk`, which took `cost` seconds, `elapsed` seconds into this run, would
-    /// give, without accounting for it: the runner stores it first and calls
-    /// ``chunkDone(_:cost:elapsed:)`` once it is durable. `nil` for a chunk not owed.
+    /// The snapshots the chunks in `landed` (each with the seconds it took), accounted for one
+    /// after another `elapsed` seconds into this run, would give: the one after each, without
+    /// accounting for any. The runner stores them first (the chunks that landed together, in one
+    /// checkpoint) and calls ``chunkDone(_:cost:elapsed:)`` for each once that is durable. A chunk
+    /// not owed (or listed before) leaves the snapshot as it was.
     ///
-    /// The trial copy shares which chunks are owed, which ``account(_:cost:elapsed:)`` leaves
-    /// alone: a copy that removed one would copy them all, which made every checkpoint as slow
-    /// as the job is long.
-    func snapshot(after chunk: OwedChunk, cost: Double, elapsed: Double) -> ProgressSnapshot? {
-        guard owed.contains(chunk.index) else { return nil }
+    /// The trial copy shares which chunks are owed, which ``account(_:cost:elapsed:landed:)``
+    /// leaves alone: a copy that removed one would copy them all, which made every checkpoint as
+    /// slow as the job is long.
+    func snapshots(after landed: [(chunk: OwedChunk, cost: Double)], elapsed: Double) -> [ProgressSnapshot] {
         var trial = self
-        trial.account(chunk, cost: cost, elapsed: elapsed)
-        return trial.snapshot
+        var accounted: Set<Int> = []
+        return landed.map { chunk, cost in
+            if owed.contains(chunk.index), accounted.insert(chunk.index).inserted {
+                trial.account(chunk, cost: cost, elapsed: elapsed, landed: accounted)
+            }
+            return trial.snapshot
+        }
     }
 
     /// Accounts for `chunk`, which took `cost` seconds, `elapsed` seconds into this run; nothing
     /// for a chunk not owed (or already accounted for).
     mutating func chunkDone(_ chunk: OwedChunk, cost: Double, elapsed: Double) {
         guard owed.contains(chunk.index) else { return }
-        account(chunk, cost: cost, elapsed: elapsed)
+        account(chunk, cost: cost, elapsed: elapsed, landed: [chunk.index])
         owed.forget(chunk.index)
         // Nothing is owed any more: the finalisation that comes next needs none of the room.
         if owed.isEmpty { owed = OwedChunks() }
     }
 
-    /// Accounts for the owed `chunk` in everything but which chunks are owed.
-    private mutating func account(_ chunk: OwedChunk, cost: Double, elapsed: Double) {
+    /// Accounts for the owed `chunk` in everything but which chunks are owed; `landed` are the
+    /// chunks accounted for so far (it among them), whose work is out of the sums.
+    private mutating func account(_ chunk: OwedChunk, cost: Double, elapsed: Double, landed: Set<Int>) {
         owed.account(chunk)
         predicted += startingCosts.cost(of: chunk.work, in: chunk.stage)
         measured += cost
@@ -148,7 +155,7 @@ struct ProgressTracker {
         snapshot.stage = chunk.stage
         snapshot.unitsDone += 1
         snapshot.workedSeconds = workedBefore + elapsed
-        snapshot.etaSeconds = secondsLeft(excluding: chunk.index)
+        snapshot.etaSeconds = secondsLeft(excluding: landed)
     }
 
     /// Accounts for a finished job: finalisation took `cost` seconds.

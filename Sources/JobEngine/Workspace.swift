@@ -17,9 +17,18 @@ public struct Workspace: Sendable, Equatable {
     private let outputFolder: URL
     /// The recorded outputs of the job's chunks run under leases: each file's name, and its folder.
     private let recorded: [String: URL]
-    /// Whether each commit syncs the output folder after its rename; false inside
-    /// ``committingTogether(_:)``, which syncs it once at the end.
-    private let syncsEachCommit: Bool
+    /// When a commit's rename is made durable.
+    private let folderSync: FolderSync
+
+    /// When a commit's rename is made durable: its folder synced.
+    private enum FolderSync: Sendable, Equatable {
+        /// Right after the rename.
+        case eachCommit
+        /// Once, at the end of ``Workspace/committingTogether(_:)``.
+        case together
+        /// By the runner, once for all the chunks it checkpoints together.
+        case deferred(FolderSyncs)
+    }
 
     /// The folder, inside the workspace, of the outputs of work run under leases.
     package static let leasesFolder = "leases"
@@ -28,11 +37,19 @@ public struct Workspace: Sendable, Equatable {
         self.init(directory: directory, outputFolder: directory, recorded: [:])
     }
 
-    private init(directory: URL, outputFolder: URL, recorded: [String: URL], syncsEachCommit: Bool = true) {
+    private init(directory: URL, outputFolder: URL, recorded: [String: URL], folderSync: FolderSync = .eachCommit) {
         self.directory = directory
         self.outputFolder = outputFolder
         self.recorded = recorded
-        self.syncsEachCommit = syncsEachCommit
+        self.folderSync = folderSync
+    }
+
+    /// The same workspace for a chunk that a runner checkpoints: its commits rename without
+    /// syncing the folder and note the folder in `syncs`, which the runner syncs before it records
+    /// the chunk done. An output is then durable once its chunk is checkpointed, not when its
+    /// commit returns.
+    package func deferringFolderSyncs(to syncs: FolderSyncs) -> Workspace {
+        Workspace(directory: directory, outputFolder: outputFolder, recorded: recorded, folderSync: .deferred(syncs))
     }
 
     /// The same workspace for work run under a lease: it commits into `leases/<output>`, and finds
@@ -146,8 +163,12 @@ public struct Workspace: Sendable, Equatable {
     /// thumbnails) pays one folder sync instead of one a file. When `body` throws, the folder is
     /// synced all the same, so that the outputs committed before the error stay durable too.
     /// - Throws: whatever `body` throws, or ``FileSystemError`` when the sync fails.
+    ///
+    /// In a chunk whose folder syncs the runner does (``deferringFolderSyncs(to:)``), this only
+    /// runs `body`: the runner syncs the folder once for all the chunks it checkpoints together.
     public func committingTogether<T>(_ body: (Workspace) throws -> T) throws -> T {
-        let together = Workspace(directory: directory, outputFolder: outputFolder, recorded: recorded, syncsEachCommit: false)
+        if case .deferred = folderSync { return try body(self) }
+        let together = Workspace(directory: directory, outputFolder: outputFolder, recorded: recorded, folderSync: .together)
         let result: T
         do {
             result = try body(together)
@@ -167,11 +188,12 @@ public struct Workspace: Sendable, Equatable {
         do {
             try writeDurably(temporary)
             try DurableFiles.rename(temporary, to: Self.path(of: name, in: outputFolder), replacing: true,
-                                    syncingFolder: syncsEachCommit)
+                                    syncingFolder: folderSync == .eachCommit)
         } catch {
             try? DurableFiles.remove(temporary)
             throw error
         }
+        if case .deferred(let syncs) = folderSync { syncs.add(outputFolder) }
     }
 
     /// Removes leftovers of writes that never committed.

@@ -21,6 +21,28 @@ extension JobStoreContract {
             #expect(try store.costHistory(kind: "export") == [.encode: next.costs.estimate(for: .encode)])
             #expect(try store.costHistory(kind: "transcode").isEmpty)
         },
+        JobStoreContract("checkpoints recorded together mark each chunk done, journal each, and keep the last progress") { open in
+            let store = try open()
+            let job = try store.insert(try makeJob(unitsTotal: 4), chunks: makeChunks(4))
+            let first = progress(after: job.progress, total: 4, stage: .encode, cost: 2)
+            let second = progress(after: first, total: 4, stage: .encode, cost: 3)
+            try store.checkpoint([
+                Checkpoint(jobID: job.id, chunkIndex: 3, stage: .encode, kind: job.kind, costSeconds: 2, executor: "cpu",
+                           progress: first),
+                Checkpoint(jobID: job.id, chunkIndex: 1, stage: .encode, kind: job.kind, costSeconds: 3, executor: "gpu",
+                           progress: second),
+            ])
+
+            let chunks = try store.chunks(of: job.id)
+            #expect(chunks.map(\.isDone) == [false, true, false, true])
+            #expect(chunks.map(\.costSeconds) == [nil, 3, nil, 2])
+            #expect(try store.executorCounts(of: job.id) == ["cpu": 1, "gpu": 1])
+            #expect(try store.job(job.id)?.progress == second)
+            #expect(try store.costHistory(kind: job.kind) == [.encode: second.costs.estimate(for: .encode)])
+            let journal = try store.journal(of: job.id)
+            #expect(journal.map(\.event) == [.submitted, .progressFirst, .checkpoint, .checkpoint])
+            #expect(journal.filter { $0.event == .checkpoint }.map { $0.detail["chunk"] } == ["3", "1"])
+        },
         JobStoreContract("executor counts cover the done chunks and forget them after a reset") { open in
             let store = try open()
             let job = try store.insert(try makeJob(unitsTotal: 4), chunks: makeChunks(4))

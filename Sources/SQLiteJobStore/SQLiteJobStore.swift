@@ -121,16 +121,24 @@ public final class SQLiteJobStore: JobStore {
     }
 
     public func checkpoint(_ checkpoint: Checkpoint) throws {
+        try self.checkpoint([checkpoint])
+    }
+
+    /// Records the checkpoints in one transaction: one sync of the log for all of them.
+    public func checkpoint(_ checkpoints: [Checkpoint]) throws {
+        guard !checkpoints.isEmpty else { return }
         try write { database in
-            let first = try Self.isFirstDone(checkpoint.jobID, in: database)
-            try FaultPoints.step(.checkpoint, operation: "checkpoint", path: path) {
-                try database.prepare("""
-                    UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2 AND idx >= 0
-                    """).run([JobID.text(checkpoint.jobID), .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
-                              .optional(checkpoint.executor), .real(Date().timeIntervalSince1970)])
-                guard database.changes == 1 else { throw JobStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
+            for checkpoint in checkpoints {
+                let first = try Self.isFirstDone(checkpoint.jobID, in: database)
+                try FaultPoints.step(.checkpoint, operation: "checkpoint", path: path) {
+                    try database.prepare("""
+                        UPDATE chunks SET done = 1, cost_s = ?3, executor = ?4, done_at = ?5 WHERE job_id = ?1 AND idx = ?2 AND idx >= 0
+                        """).run([JobID.text(checkpoint.jobID), .integer(Int64(checkpoint.chunkIndex)), .real(checkpoint.costSeconds),
+                                  .optional(checkpoint.executor), .real(Date().timeIntervalSince1970)])
+                    guard database.changes == 1 else { throw JobStoreError.noSuchChunk(checkpoint.jobID, index: checkpoint.chunkIndex) }
+                }
+                try Self.record(checkpoint, progress: checkpoint.progress, firstDone: first, in: database)
             }
-            try Self.record(checkpoint, progress: checkpoint.progress, firstDone: first, in: database)
         }
     }
 

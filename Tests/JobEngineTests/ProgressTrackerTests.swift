@@ -138,7 +138,7 @@ struct ProgressTrackerTests {
         var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 3, finalizeWork: 10, costs: costs),
                                       chunks: records, chunksAtOnce: chunksAtOnce)
         let before = tracker.snapshot
-        let next = try #require(tracker.snapshot(after: OwedChunk(records[0]), cost: 4, elapsed: 4))
+        let next = try #require(tracker.snapshots(after: [(OwedChunk(records[0]), 4)], elapsed: 4).first)
         // Not accounted for yet: the checkpoint holding it is not durable.
         #expect(tracker.snapshot == before)
         #expect(tracker.speedFactor == 1)
@@ -147,7 +147,23 @@ struct ProgressTrackerTests {
         #expect(abs(next.fraction - CostBar.cap * 4 / 22) < 1e-12)
         tracker.chunkDone(OwedChunk(records[0]), cost: 4, elapsed: 4)
         #expect(tracker.snapshot == next)
-        #expect(tracker.snapshot(after: OwedChunk(records[0]), cost: 4, elapsed: 5) == nil)
+        #expect(tracker.snapshots(after: [(OwedChunk(records[0]), 4)], elapsed: 5) == [next],
+                "a chunk no longer owed changes nothing")
+    }
+
+    @Test(arguments: [1, 2])
+    func chunksLandingTogetherGiveTheSnapshotsOfAccountingForThemOneAfterAnother(chunksAtOnce: Int) {
+        let records = chunks([(.render, 4), (.encode, 3), (.encode, 1), (.render, 2)])
+        var tracker = ProgressTracker(snapshot: ProgressSnapshot(unitsTotal: 4, finalizeWork: 10, costs: costs),
+                                      chunks: records, chunksAtOnce: chunksAtOnce)
+        let before = tracker.snapshot
+        let together = tracker.snapshots(after: [(OwedChunk(records[2]), 1.5), (OwedChunk(records[0]), 3)], elapsed: 6)
+        #expect(tracker.snapshot == before, "nothing is accounted for before the checkpoint is durable")
+        tracker.chunkDone(OwedChunk(records[2]), cost: 1.5, elapsed: 6)
+        let afterFirst = tracker.snapshot
+        tracker.chunkDone(OwedChunk(records[0]), cost: 3, elapsed: 6)
+        #expect(together == [afterFirst, tracker.snapshot])
+        #expect(together.map(\.unitsDone) == [1, 2])
     }
 
     @Test func inALongJobTheChunksBeforeTheLastOnesAreSpreadEvenlyAndTheLastOnesLaidOutOneByOne() {

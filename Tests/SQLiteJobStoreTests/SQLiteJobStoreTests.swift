@@ -32,6 +32,24 @@ struct SQLiteJobStoreTests {
         }
     }
 
+    @Test func checkpointsRecordedTogetherAreAllRecordedOrNone() throws {
+        try withStorePath { path in
+            let store = try SQLiteJobStore(path: path)
+            let job = try store.insert(try makeJob(), chunks: makeChunks(3))
+            let next = progress(after: job.progress, total: 3, stage: .render, cost: 1)
+            func landing(_ index: Int) -> Checkpoint {
+                Checkpoint(jobID: job.id, chunkIndex: index, stage: .render, kind: job.kind, costSeconds: 1, executor: "cpu",
+                           progress: next)
+            }
+            // The second of the two names a chunk the job does not have: the first is not recorded either.
+            #expect(throws: JobStoreError.noSuchChunk(job.id, index: 7)) { try store.checkpoint([landing(0), landing(7)]) }
+            #expect(try store.chunks(of: job.id).map(\.isDone) == [false, false, false])
+            #expect(try store.job(job.id)?.progress == job.progress)
+            #expect(try store.journal(of: job.id).map(\.event) == [.submitted])
+            #expect(try store.integrityCheck() == ["ok"])
+        }
+    }
+
     @Test func freshStoreIsSound() throws {
         try withStorePath { path in
             let store = try SQLiteJobStore(path: path)
