@@ -14,7 +14,7 @@ import TaskContract
 /// A chunk whose lease could not be renewed before it ran out (the database was unreachable, or
 /// another worker took the chunk over) is stopped and never committed: the worker fences itself
 /// (``Heartbeat``). A cancel announced through the store stops the chunks of that job at their next
-/// stop check (``cancels``); renewals report it too. Renewals go through a connection of their own
+/// stop check (``announcements``); renewals report it too. Renewals go through a connection of their own
 /// (``renewals``), so a claim or commit waiting on the store never holds a lease's renewal up.
 /// A stop (SIGINT/SIGTERM) ends claiming and lets the chunks in flight reach their boundary; a
 /// second one gives their leases back at once and ends the process.
@@ -35,13 +35,14 @@ final class LeaseWorker: Sendable {
     /// How long an idle slot waits before it looks for a free chunk again, unless the store
     /// announces new work sooner (``idleSlots``).
     let idleWait = Duration.milliseconds(200)
-    /// Where idle slots wait; the listener (``cancels``) wakes them when work is announced.
+    /// Where idle slots wait; the listener (``announcements``) wakes them when work is announced.
     private let idleSlots = IdleSlots()
 
-    /// Hears the cancels announced through the store (PostgreSQL's `LISTEN`), so that a chunk of a
-    /// cancelled job stops at its next stop check rather than at its next renewal; `nil` where the
-    /// store announces nothing (SQLite) or no listening connection could be made.
-    let cancels: CancelListener?
+    /// Hears the cancels and new work announced through the store (PostgreSQL's `LISTEN`), so that a
+    /// chunk of a cancelled job stops at its next stop check rather than at its next renewal, and an
+    /// idle slot looks for announced work at once; `nil` where the store announces nothing (SQLite)
+    /// or no listening connection could be made.
+    let announcements: AnnouncementListener?
     /// How long the listener waits for an announcement before it looks whether the work ended.
     static let listenInterval = Duration.seconds(1)
 
@@ -53,7 +54,7 @@ final class LeaseWorker: Sendable {
     private let unjournalled = Mutex<[JournalEntry]>([])
 
     init(scheduler: JobScheduler, store: any LeasingJobStore, renewals: (any LeasingJobStore)? = nil, slots: Int, lease: Duration,
-         hasGPU: Bool, job: JobID? = nil, cancels: CancelListener? = nil, console: Console) {
+         hasGPU: Bool, job: JobID? = nil, announcements: AnnouncementListener? = nil, console: Console) {
         self.scheduler = scheduler
         self.store = store
         self.renewals = renewals ?? store
@@ -62,7 +63,7 @@ final class LeaseWorker: Sendable {
         self.lease = lease
         self.hasGPU = hasGPU
         self.job = job
-        self.cancels = cancels
+        self.announcements = announcements
         self.console = console
     }
 
@@ -106,7 +107,7 @@ final class LeaseWorker: Sendable {
     /// Runs the slots until ``stop()`` (and, for one job only, until that job is no longer queued
     /// or running); returns once every slot reached its boundary.
     func work() async {
-        if let cancels { Thread.detachNewThread { [self] in hearAnnouncements(on: cancels) } }
+        if let announcements { Thread.detachNewThread { [self] in hearAnnouncements(on: announcements) } }
         await withTaskGroup(of: Void.self) { group in
             for slot in 0..<slots { group.addTask { await self.work(slot: slot) } }
         }
@@ -116,7 +117,7 @@ final class LeaseWorker: Sendable {
     /// Stops the chunks in flight of every job whose cancel is announced, and wakes the idle slots
     /// when work is, until the work ended. A cancel announced while the listener was reconnecting
     /// is still seen, at the next renewal; work, at the idle slots' next look.
-    private func hearAnnouncements(on listener: CancelListener) {
+    private func hearAnnouncements(on listener: AnnouncementListener) {
         while !workEnded.load(ordering: .sequentiallyConsistent) {
             do {
                 let heard = try listener.announcements(until: .now + Self.listenInterval)

@@ -30,7 +30,7 @@ struct LeasedJobSession {
         let worker = LeaseWorker(scheduler: scheduler, store: store, renewals: location?.renewalStore(),
                                  slots: scheduler.leasedSlots(for: handle.record), lease: lease,
                                  hasGPU: requiresGPU && GPUSelection.current().renderer != nil, job: handle.id,
-                                 cancels: location?.cancelListener(), console: context.console)
+                                 announcements: location?.announcementListener(), console: context.console)
         session.announce(handle, verb: "Starting")
         let reporter = session.progressReporter(for: handle)
         handle.task.expirationHandler = { worker.stopChunksInFlight() }

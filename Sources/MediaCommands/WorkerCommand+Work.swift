@@ -26,7 +26,7 @@ extension WorkerCommand: CommandWork {
         guard let store = scheduler.store as? any LeasingJobStore else { return ExitCode.failed }
         let location = try context.storeLocation()
         await LeaseWorker(scheduler: scheduler, store: store, renewals: location.renewalStore(), slots: slots, lease: lease,
-                          hasGPU: hasGPU, cancels: location.cancelListener(), console: context.console).run()
+                          hasGPU: hasGPU, announcements: location.announcementListener(), console: context.console).run()
         return ExitCode.completed
     }
 }

@@ -41,12 +41,12 @@ package enum StoreLocation: Equatable {
         return connectionString.split(separator: " ").filter { !$0.hasPrefix("password=") }.joined(separator: " ")
     }
 
-    /// A listener for the cancels announced through this store, on a connection of its own; `nil`
-    /// for SQLite, which announces nothing, or when no connection could be made now (renewals
+    /// A listener for the cancels and new work announced through this store, on a connection of its
+    /// own; `nil` for SQLite, which announces nothing, or when no connection could be made now (renewals
     /// still report a cancel, within a third of the lease).
-    package func cancelListener() -> CancelListener? {
+    package func announcementListener() -> AnnouncementListener? {
         guard case .postgres(let connectionString) = self else { return nil }
-        return try? CancelListener(connectionString)
+        return try? AnnouncementListener(connectionString)
     }
 
     /// A second connection to this store for a worker's lease renewals and announcements, so that

@@ -325,7 +325,7 @@ extension PostgresJobStore.Statements {
     /// `job_progress` unless that row's is further, marks the job progressed (journalling its first
     /// progress, when it is its first chunk done), replaces the chunk's skipped items, learns the
     /// cost, and journals the checkpoint with the bar's fraction now; when no other chunk of the
-    /// job is left, announces on ``CancelListener/workChannel`` that its package stage can be
+    /// job is left, announces on ``AnnouncementListener/workChannel`` that its package stage can be
     /// claimed (a commit beside it, not yet committed, may leave that to the idle workers' next
     /// look). Returns one row when it committed, none when the lease no longer held.
     ///
@@ -379,7 +379,7 @@ extension PostgresJobStore.Statements {
             WHERE entry.position = 2 OR EXISTS (SELECT 1 FROM first)
             ORDER BY entry.position
         ), announced AS (
-            SELECT pg_notify('\(CancelListener.workChannel)', $1) FROM marked
+            SELECT pg_notify('\(AnnouncementListener.workChannel)', $1) FROM marked
             WHERE NOT EXISTS (SELECT 1 FROM chunks o WHERE o.job_id = $1 AND o.idx >= 0 AND o.idx <> $2 AND NOT o.done
                                   AND NOT o.failed)
         )

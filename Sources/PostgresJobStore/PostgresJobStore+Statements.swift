@@ -95,7 +95,7 @@ extension PostgresJobStore {
         static let requestCancel = PreparedStatement("mediajob_request_cancel", """
             INSERT INTO cancel_requests (job_id, requested_at) VALUES ($1, $2) ON CONFLICT (job_id) DO NOTHING
             """)
-        /// Announces `$2` on channel `$1` when the transaction commits (``CancelListener``).
+        /// Announces `$2` on channel `$1` when the transaction commits (``AnnouncementListener``).
         static let announce = PreparedStatement("mediajob_announce", "SELECT pg_notify($1, $2)")
         static let isCancelRequested = PreparedStatement(
             "mediajob_is_cancel_requested", "SELECT 1 AS asked FROM cancel_requests WHERE job_id = $1")

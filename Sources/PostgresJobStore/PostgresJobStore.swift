@@ -91,7 +91,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]),
                             on: connection)
             if appliesOnce { try Self.forgetOldCalls(on: connection) }
-            if job.state.isLive { try connection.query(Statements.announce, CancelListener.workChannel, job.id.rawValue) }
+            if job.state.isLive { try connection.query(Statements.announce, AnnouncementListener.workChannel, job.id.rawValue) }
             return job
         }
         // Inserted by an earlier run of this call, whose reply was lost: the job as stored then.
@@ -212,11 +212,11 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         }
     }
 
-    /// Records the request, and announces it to every ``CancelListener`` when it commits.
+    /// Records the request, and announces it to every ``AnnouncementListener`` when it commits.
     public func requestCancel(_ id: JobID) throws {
         try transaction { connection in
             try connection.query(Statements.requestCancel, id.rawValue, Date().timeIntervalSince1970)
-            try connection.query(Statements.announce, CancelListener.channel, id.rawValue)
+            try connection.query(Statements.announce, AnnouncementListener.cancelChannel, id.rawValue)
         }
     }
 
@@ -389,7 +389,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             try connection.query(Statements.clearCancel, key)
         }
         if let event { try append(event, on: connection) }
-        if change.state.isLive { try connection.query(Statements.announce, CancelListener.workChannel, key) }
+        if change.state.isLive { try connection.query(Statements.announce, AnnouncementListener.workChannel, key) }
     }
 
     /// Stores the job's progress and the items the chunk skipped, learns the chunk's cost, and

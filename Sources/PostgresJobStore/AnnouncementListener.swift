@@ -2,20 +2,21 @@ import Foundation
 import JobEngine
 import Postgres
 
-/// Hears, on a connection of its own, the cancels that any machine asks for through a
-/// ``PostgresJobStore`` (``PostgresJobStore/requestCancel(_:)`` sends the job's id on the
-/// ``channel`` channel when it commits), so a worker stops a job's chunks without waiting for its
-/// next heartbeat. A cancel asked for while nobody listened is still seen: the flag stays in the
-/// store, and every lease renewal reports it.
+/// Hears, on a connection of its own, what a ``PostgresJobStore`` announces (PostgreSQL's
+/// `LISTEN`/`NOTIFY`) on its two channels, each carrying a job's id:
 ///
-/// It hears new work too, on ``workChannel``: a job stored or resumed, and a job whose last chunk
-/// was committed (its package stage can be claimed), so that idle workers look for it at once
-/// rather than at their next look. Work announced while nobody listened is found at that look.
+/// - cancels, on ``cancelChannel``: ``PostgresJobStore/requestCancel(_:)`` sends the job's id when
+///   it commits, so a worker stops the job's chunks without waiting for its next heartbeat. A cancel
+///   asked for while nobody listened is still seen: the flag stays in the store, and every lease
+///   renewal reports it.
+/// - new work, on ``workChannel``: a job stored or resumed, and a job whose last chunk was
+///   committed (its package stage can be claimed), so that idle workers look for it at once rather
+///   than at their next look. Work announced while nobody listened is found at that look.
 ///
 /// One thread at a time waits on a listener.
-public final class CancelListener: @unchecked Sendable {
+public final class AnnouncementListener: @unchecked Sendable {
     /// The channel cancels are announced on; the payload is the job's id.
-    public static let channel = "mediajob_cancel"
+    public static let cancelChannel = "mediajob_cancel"
     /// The channel new work is announced on; the payload is the job's id.
     public static let workChannel = "mediajob_work"
 
@@ -37,7 +38,7 @@ public final class CancelListener: @unchecked Sendable {
     /// - Throws: `PostgresError` when no connection can be made (never naming the password).
     public init(_ connectionString: String, settings: [String: String] = [:]) throws {
         connection = try Connection(connectionString, settings: ["application_name": "mediajob"].merging(settings) { $1 })
-        try connection.listen(Self.channel)
+        try connection.listen(Self.cancelChannel)
         try connection.listen(Self.workChannel)
     }
 
@@ -62,6 +63,6 @@ public final class CancelListener: @unchecked Sendable {
         func jobs(on channel: String) -> Set<JobID> {
             Set(notifications.filter { $0.channel == channel }.map { JobID(rawValue: $0.payload) })
         }
-        return Announcements(cancels: jobs(on: Self.channel), work: jobs(on: Self.workChannel))
+        return Announcements(cancels: jobs(on: Self.cancelChannel), work: jobs(on: Self.workChannel))
     }
 }

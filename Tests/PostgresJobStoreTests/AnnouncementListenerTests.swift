@@ -6,13 +6,13 @@ import PostgresTestKit
 import Testing
 
 /// A cancel asked for on one machine reaches the workers of the job through LISTEN/NOTIFY.
-struct CancelListenerTests {
+struct AnnouncementListenerTests {
     @Test func aCancelRequestedThroughAnotherStoreIsHeardWithTheJobsID() throws {
         try PostgresTestSchema.with { schema in
             let store = try schema.openStore()
             let job = try store.insert(try makeJob(), chunks: makeChunks(1))
             let other = try store.insert(try makeJob(), chunks: makeChunks(1))
-            let listener = try CancelListener(schema.url, settings: ["search_path": schema.name])
+            let listener = try AnnouncementListener(schema.url, settings: ["search_path": schema.name])
 
             // The channel is the database's: tests running beside this one announce their own jobs on it too.
             try schema.openStore().requestCancel(job.id)
@@ -32,7 +32,7 @@ struct CancelListenerTests {
             let store = try schema.openStore()
             let job = try store.insert(try makeJob(), chunks: makeChunks(1))
             try store.requestCancel(job.id)
-            let listener = try CancelListener(schema.url, settings: ["search_path": schema.name])
+            let listener = try AnnouncementListener(schema.url, settings: ["search_path": schema.name])
             #expect(try !listener.cancels(until: .now).contains(job.id))
             #expect(try store.isCancelRequested(job.id))
         }
@@ -40,7 +40,7 @@ struct CancelListenerTests {
 
     @Test func aStoredJobAResumedOneAndOneWhoseLastChunkIsDoneAreAnnouncedAsWork() throws {
         try PostgresTestSchema.with { schema in
-            let listener = try CancelListener(schema.url, settings: ["search_path": schema.name])
+            let listener = try AnnouncementListener(schema.url, settings: ["search_path": schema.name])
             let store = try schema.openStore()
             /// Waits (30 s at most) until `job` is announced as work; other tests announce theirs on the same channel.
             func heard(_ job: JobID) throws -> Bool {
