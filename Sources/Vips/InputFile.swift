@@ -39,10 +39,10 @@ enum InputFile {
     /// - Throws: ``VipsError/Kind/unknownFormat`` when none does,
     ///   ``VipsError/Kind/blockedLoader(format:)`` when it is a blocked (untrusted) loader.
     static func loader(for path: String) throws -> String {
-        // libvips knows a JPEG by its first two bytes (FF D8) and asks no loader before it that
-        // would take such a file; reading them here spares the test of every loader in turn,
-        // most of which open the file again (issue 15: 62 opens of each photo for a thumbnail).
-        if startsLikeJPEG(path) { return "jpegload" }
+        // A JPEG is known by its first two bytes (``JPEGSignature``); reading them here spares the
+        // test of every loader in turn, most of which open the file again (issue 15: 62 opens of
+        // each photo for a thumbnail).
+        if JPEGSignature.matchesFile(at: path) { return "jpegload" }
         guard let found = shim_find_loader(path) else {
             throw VipsError(.unknownFormat, path: path, libraryMessage: VipsError.takeLibraryMessage())
         }
@@ -51,15 +51,6 @@ enum InputFile {
             throw VipsError(.blockedLoader(format: formatName(ofLoader: loader)), path: path)
         }
         return loader
-    }
-
-    /// Whether the file's first two bytes are a JPEG's start-of-image marker, FF D8.
-    private static func startsLikeJPEG(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var start: (UInt8, UInt8) = (0, 0)
-        return withUnsafeMutableBytes(of: &start) { read(fd, $0.baseAddress, 2) } == 2 && start == (0xFF, 0xD8)
     }
 
     /// A loader nickname as a format name: `svgload` → `SVG`, `pdfload_source` → `PDF`.

@@ -17,7 +17,7 @@ enum PhotoCopy: Equatable {
     static func choose(for path: String, policy: MetadataPolicy, limits: ImageLimits) throws -> PhotoCopy {
         guard policy == .safe else { return .original }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        if data.starts(with: [0xFF, 0xD8]) { return .rewritten(try JPEGSafeCopy.rewritten(data, path: path)) }
+        if JPEGSignature.matches(data) { return .rewritten(try JPEGSafeCopy.rewritten(data, path: path)) }
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .rewritten(try PNGSafeCopy.rewritten(data, path: path)) }
         if data.count >= 12, data[data.startIndex + 8..<data.startIndex + 12].elementsEqual("WEBP".utf8) {
             return .rewritten(try WebPSafeCopy.rewritten(data, path: path))

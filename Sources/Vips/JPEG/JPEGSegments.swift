@@ -32,7 +32,7 @@ struct JPEGSegments {
     init(_ data: Data, path: String?) throws {
         let base = data.startIndex, end = data.endIndex
         func damaged(_ reason: String) -> VipsError { VipsError(.corrupt, path: path, reason: reason) }
-        guard data.count >= 4, data[base] == 0xFF, data[base + 1] == 0xD8 else {
+        guard data.count >= 4, JPEGSignature.matches(data) else {
             throw damaged("it does not start like a JPEG")
         }
         segments = []
@@ -67,7 +67,7 @@ struct JPEGSegments {
 
     /// The file again: SOI, the segments, the scan.
     var joined: Data {
-        var data = Data([0xFF, 0xD8])
+        var data = Data(JPEGSignature.startOfImage)
         for segment in segments {
             let length = segment.payload.count + 2
             data.append(contentsOf: [0xFF, segment.marker, UInt8(length >> 8), UInt8(length & 0xFF)])
