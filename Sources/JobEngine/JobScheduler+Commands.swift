@@ -14,6 +14,8 @@ extension JobScheduler {
     /// - Throws: ``SchedulerError/noSuchJob(_:)`` or ``SchedulerError/ambiguousJob(_:_:)``.
     public func job(matching text: String) throws -> JobRecord {
         let needle = text.lowercased()
+        // A whole identity is read alone: reading every job made `status` as slow as the store is full.
+        if let exact = try store.job(JobID(rawValue: needle)) { return try refreshed(exact) }
         let all = try store.jobs()
         if let exact = all.first(where: { $0.id.rawValue == needle || $0.request.identifier.rawValue == text }) {
             return try refreshed(exact)
