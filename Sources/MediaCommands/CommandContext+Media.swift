@@ -14,8 +14,12 @@ extension CommandContext {
     /// ones included), used by `--gpu auto` where it measured faster (``AutoRenderPaths``),
     /// libvips' temporary files in the state folder's `tmp`, video encoders within
     /// ``encoderBudget()``, the monotonic clock.
+    ///
+    /// Built once per command, by ``openMediaScheduler()``, so that every job of the process shares
+    /// one encoder budget; building it reads the host's memory (/proc, the cgroup's files). GPU probing
+    /// and `--gpu auto`'s figures are asked for only when a chunk may render, and kept for the process.
     /// - Throws: ``UsageError`` when `MEDIAJOB_ENCODER_MEMORY` is not a size.
-    func media() throws -> MediaEnvironment {
+    private func media() throws -> MediaEnvironment {
         let encoderBudget = try encoderBudget()
         let usesGPU = (try? gpuPreference()) != .off
         let (folder, environment) = (stateDirectory, environment)
@@ -23,15 +27,21 @@ extension CommandContext {
             guard let renderer = GPUSelection.current().renderer,
                   let record = AutoRenderPaths.record(for: renderer, folder: folder, environment: environment) else { return true }
             return record.gpuIsFaster(for: operation)
-        }, temporaryDirectory: stateDirectory.appendingPathComponent("tmp"),
-           encoderBudget: encoderBudget)
+        }, temporaryDirectory: mediaTemporaryDirectory, encoderBudget: encoderBudget)
+    }
+
+    /// Where libvips puts the temporary files of large images: the state folder's `tmp`.
+    var mediaTemporaryDirectory: URL {
+        stateDirectory.appendingPathComponent("tmp")
     }
 
     /// Opens the job store and a scheduler over it with every media job kind registered, GPU
-    /// probing and chunk parallelism for media, and cleans up after finished jobs.
+    /// probing and chunk parallelism for media, and cleans up after finished jobs. A command opens
+    /// one: its jobs run with the one ``media()`` environment built here.
+    /// - Throws: ``UsageError`` when `MEDIAJOB_ENCODER_MEMORY` is not a size, before the store is opened.
     func openMediaScheduler() throws -> JobScheduler {
-        let scheduler = try openScheduler(probe: GPUResourceProbe(), chunksAtOnce: chunkParallelism)
         let media = try media()
+        let scheduler = try openScheduler(probe: GPUResourceProbe(), chunksAtOnce: chunkParallelism)
         if let temporary = media.temporaryDirectory { try DurableFiles.makeDirectory(temporary) }
         try MediaJobKinds.register(on: scheduler, environment: media)
         return scheduler

@@ -1,4 +1,5 @@
 import MediaJobCLI
+import MediaJobs
 
 /// A media command's work, done in `mediajob-media` with the media libraries.
 protocol CommandWork: MediaCommand {
@@ -14,7 +15,9 @@ package struct MediaCommands: MediaWork {
         guard let work = command as? any CommandWork.Type else {
             preconditionFailure("the media command '\(command.name)' has no work in MediaCommands")
         }
-        if command.runsJobs { try context.media().startLibraries() }
+        // Starting the libraries needs only the temporary folder; the environment the command's jobs
+        // run with is built once, when it opens its scheduler (``CommandContext/openMediaScheduler()``).
+        if command.runsJobs { try MediaEnvironment.startLibraries(temporaryDirectory: context.mediaTemporaryDirectory) }
         GPUProbeProcess.install(arguments: context.arguments, environment: context.environment)
         return try await work.work(context)
     }

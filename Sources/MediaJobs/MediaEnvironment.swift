@@ -16,7 +16,8 @@ public struct MediaEnvironment: Sendable {
     /// one): where it measured faster than the CPU.
     public var gpuIsFaster: @Sendable (RenderOperation) -> Bool
     /// Where libvips puts the temporary files of large images; `nil` keeps `TMPDIR`. Takes effect
-    /// through ``startLibraries()``; the folder must exist by the time a job runs.
+    /// when the program gives the same folder to ``startLibraries(temporaryDirectory:)``; the folder
+    /// must exist by the time a job runs.
     public var temporaryDirectory: URL?
     /// The memory the segment encoders of every job in this process share (``EncoderBudget``).
     public var encoderBudget: EncoderBudget
@@ -40,12 +41,13 @@ public struct MediaEnvironment: Sendable {
         self.clock = clock
     }
 
-    /// Starts libvips and FFmpeg for this process with this environment's temporary folder. It
+    /// Starts libvips and FFmpeg for this process with `temporaryDirectory`, the
+    /// ``temporaryDirectory`` of the environment its jobs will run with (`nil` keeps `TMPDIR`). It
     /// sets process environment variables (`TMPDIR`, `SVT_LOG`), which is safe only before other
     /// threads start: call it first thing, once. Jobs start the libraries themselves when it was
     /// not called, without a temporary folder.
     /// - Throws: ``VipsError`` when libvips cannot start.
-    public func startLibraries() throws {
+    public static func startLibraries(temporaryDirectory: URL?) throws {
         try MediaLibraries.initialize(temporaryDirectory: temporaryDirectory)
     }
 
