@@ -13,8 +13,9 @@
 /// returns the lease it took, not a second chunk; a commit, failure, job's end or release that
 /// applied says so, not that the lease was lost.
 public protocol LeasingJobStore: JobStore {
-    /// Claims the next chunk nobody holds, or whose lease expired (a rescue), of the oldest queued
-    /// or running job (or of `job` only): gives it a new epoch and a lease of `lease` from the
+    /// Claims the next chunk in claim order (``ClaimOrder``: the longest expected first, ties in
+    /// index order) that nobody holds, or whose lease expired (a rescue), of the oldest queued or
+    /// running job (or of `job` only): gives it a new epoch and a lease of `lease` from the
     /// store's now, and journals `claimed` (with `rescued_from` for a rescue); a queued job is
     /// running from then on. The package stage is
     /// claimed after the job's other chunks, once they are all done (or failed with bad items). Chunks of a job that requires

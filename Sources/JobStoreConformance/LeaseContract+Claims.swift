@@ -124,5 +124,22 @@ extension LeaseContract {
             #expect(check.violations == [])
             #expect(check.refusedCommits == 0)
         },
+        LeaseContract("chunks are claimed longest expected first, ties in index order, whatever order workers commit in") { open in
+            let store = try open()
+            var submitted = try makeDetachedJob(unitsTotal: 6)
+            submitted.progress.costs = UnitCostModel(seeds: [.render: 1, .encode: 4])
+            // Expected seconds by index: 2, 4, 8, 2, 4, 1 (the work times its stage's cost).
+            let chunks = [(Stage.render, 2.0), (.encode, 1), (.render, 8), (.render, 2), (.encode, 1), (.render, 1)]
+                .enumerated().map { PlannedChunk(key: "c\($0.offset)", stage: $0.element.0, work: $0.element.1) }
+            let job = try store.insert(submitted, chunks: chunks)
+            let first = try #require(try store.claim("a"))
+            let second = try #require(try store.claim("b"))
+            #expect(try store.commit(second, checkpoint: checkpoint(second, of: job, job.progress)) == .committed)
+            var claimed = [first.chunkIndex, second.chunkIndex]
+            while let lease = try store.claim("b") { claimed.append(lease.chunkIndex) }
+            #expect(claimed == [2, 1, 4, 0, 3, 5], "and no package stage while chunk 2 is held")
+            let journalled = try store.journal(of: job.id).filter { $0.event == .claimed }.compactMap { $0.detail["chunk"] }
+            #expect(journalled == ["2", "1", "4", "0", "3", "5"], "the journal's claims, in the order they were made")
+        },
     ]
 }

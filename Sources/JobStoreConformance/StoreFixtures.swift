@@ -2,7 +2,9 @@ import Foundation
 import JobEngine
 import TaskContract
 
-/// A job as a scheduler would submit it, with a creation time that is exact in binary.
+/// A job as a scheduler would submit it, with a creation time that is exact in binary. Its render
+/// and encode work cost the same, so that claims take ``makeChunks(_:)``'s chunks in index order
+/// (``ClaimOrder`` ranks them by expected cost).
 public func makeJob(kind: String = "export", workKey: String = "work-1", state: JobState = .queued,
                     unitsTotal: Int = 3) throws -> JobRecord {
     let identifier = try TaskIdentifier("mediajob.\(kind).*").unique()
@@ -11,7 +13,7 @@ public func makeJob(kind: String = "export", workKey: String = "work-1", state: 
         id: JobID(rawValue: String(identifier.rawValue.split(separator: ".").last!)), kind: kind,
         request: request, spec: Data(#"{"crf":20}"#.utf8), workKey: workKey, destination: "/videos/holiday.mp4",
         workspace: "/videos/.holiday.mediajob", overwrite: true, state: state,
-        progress: ProgressSnapshot(unitsTotal: unitsTotal, costs: UnitCostModel(seeds: [.render: 2, .encode: 4])),
+        progress: ProgressSnapshot(unitsTotal: unitsTotal, costs: UnitCostModel(seeds: [.render: 3, .encode: 3])),
         createdAt: Date(timeIntervalSince1970: 1_700_000_000.5))
     job.message = "waiting for capacity"
     job.ownerPID = 4242

@@ -8,8 +8,9 @@ import TaskContract
 /// renewal that reports a cancel, commit only under the current epoch, and rescue of expired
 /// leases by whoever claims next (no leader).
 extension PostgresJobStore: LeasingJobStore {
-    /// Claims the next chunk nobody holds, or whose lease expired (a rescue), of the oldest
-    /// queued or running job (or of `job` only): gives it a new epoch and a lease of `lease` from
+    /// Claims the next chunk in claim order (``ClaimOrder``: the longest expected first) that nobody
+    /// holds, or whose lease expired (a rescue), of the oldest queued or running job (or of `job`
+    /// only): gives it a new epoch and a lease of `lease` from
     /// the database's now, and journals `claimed`. Chunks other workers are claiming at this very
     /// moment are skipped, never waited for. A job's package stage (``packageIndex``) is claimed
     /// like a chunk, after its other chunks, once they are all done.
@@ -241,8 +242,9 @@ extension PostgresJobStore.Statements {
     /// result turns `synchronous_commit` off for the statement's own transaction, which commits
     /// after it (one round trip, where `SET LOCAL` would need a transaction block around it).
     /// Jobs are read in queue order and, for each, its first free
-    /// chunk from the index of unfinished chunks in claim order (the package stage last, and only
-    /// once it is the first unfinished one left), so a claim costs the same in a job of any size.
+    /// chunk from the index of unfinished chunks in claim order (``ClaimOrder``: the longest
+    /// expected first; the package stage last, and only once it is the first unfinished one left),
+    /// so a claim costs the same in a job of any size.
     static let claimChunk = PreparedStatement("mediajob_claim_chunk", """
         WITH next AS (
             SELECT c.job_id, c.idx, c.previous_owner
@@ -253,8 +255,8 @@ extension PostgresJobStore.Statements {
                     AND (c.lease_owner IS NULL OR c.lease_expires_at <= now())
                     AND (c.failed_by IS DISTINCT FROM $2 OR c.lease_expires_at IS NULL OR c.lease_expires_at <= now())
                     AND (c.idx >= 0 OR (SELECT o.idx < 0 FROM chunks o WHERE o.job_id = j.id AND NOT o.done AND NOT o.failed
-                                        ORDER BY o.idx < 0, o.idx LIMIT 1))
-                ORDER BY c.idx < 0, c.idx
+                                        ORDER BY o.idx < 0, o.claim_rank, o.idx LIMIT 1))
+                ORDER BY c.idx < 0, c.claim_rank, c.idx
                 LIMIT 1
                 FOR UPDATE OF c SKIP LOCKED
             ) c

@@ -8,8 +8,12 @@ extension PostgresJobStore {
                 state, failure, rejection, message, progress, queue_seq, created_at, updated_at, owner_pid)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
             """)
+        /// `$4` the chunk's rank in claim order (``ClaimOrder``).
         static let insertChunk = PreparedStatement(
-            "mediajob_insert_chunk", "INSERT INTO chunks (job_id, idx, plan) VALUES ($1, $2, $3)")
+            "mediajob_insert_chunk", "INSERT INTO chunks (job_id, idx, plan, claim_rank) VALUES ($1, $2, $3, $4)")
+        /// A chunk in a store made before chunks were ranked (``PostgresSchema/claimRanksMigration``), in tests.
+        static let insertUnrankedChunk = PreparedStatement(
+            "mediajob_insert_unranked_chunk", "INSERT INTO chunks (job_id, idx, plan) VALUES ($1, $2, $3)")
         static let job = PreparedStatement(
             "mediajob_job", "SELECT \(PostgresJobRow.columns) FROM jobs WHERE id = $1")
         static let jobs = PreparedStatement(

@@ -30,6 +30,9 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     /// Whether the schema has the keys of calls applied once: always, but for an older store made
     /// in tests (``init(_:settings:migrations:)``), whose calls then run as plain transactions.
     private let appliesOnce: Bool
+    /// Whether the schema ranks chunks in claim order (``ClaimOrder``): always, but in a store
+    /// made at an older version in tests.
+    private let ranksClaims: Bool
 
     /// How long the server lets a session of the store sit inside a transaction waiting for its
     /// client: the store sends a transaction's statements back to back, so only a client cut off
@@ -62,6 +65,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                                     settings: ["application_name": "mediajob"].merging(settings) { $1 })
         try PostgresSchema.runner(through: migrations).migrate(connection)
         appliesOnce = migrations >= PostgresSchema.appliedCallsMigration
+        ranksClaims = migrations >= PostgresSchema.claimRanksMigration
     }
 
     /// The names of the migrations the database has had, in the order they were applied.
@@ -84,10 +88,11 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                 job.overwrite, job.state.rawValue, job.failure?.rawValue, job.rejection?.rawValue, job.message,
                 try PostgresJobRow.encode(job.progress), job.queueSequence, job.createdAt.timeIntervalSince1970,
                 job.updatedAt.timeIntervalSince1970, job.ownerPID.map(Int.init))
+            let ranks = ClaimOrder.ranks(of: chunks, costs: job.progress.costs)
             for (index, chunk) in chunks.enumerated() {
-                try connection.query(Statements.insertChunk, job.id.rawValue, index, try PostgresJobRow.encode(chunk))
+                try insertChunk(chunk, at: index, rank: ranks[index], of: job.id, on: connection)
             }
-            try connection.query(Statements.insertChunk, job.id.rawValue, Self.packageIndex, try PostgresJobRow.encode(Self.packageChunk))
+            try insertChunk(Self.packageChunk, at: Self.packageIndex, rank: Self.packageIndex, of: job.id, on: connection)
             try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]),
                             on: connection)
             if appliesOnce { try Self.forgetOldCalls(on: connection) }
@@ -205,10 +210,20 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             try connection.query(Statements.forgetCommittedProgress, id)
             try connection.query(Statements.forgetBadItemsOfRemovedChunks, id)
             let first: Int = try connection.query(Statements.nextChunkIndex, id).first?["next"] ?? 0
+            let ranks = ClaimOrder.ranks(of: replan.chunks, costs: replan.progress.costs)
             for (offset, chunk) in replan.chunks.enumerated() {
-                try connection.query(Statements.insertChunk, id, first + offset, try PostgresJobRow.encode(chunk))
+                try insertChunk(chunk, at: first + offset, rank: first + ranks[offset], of: replan.jobID, on: connection)
             }
             try Self.append(replan.journalEntry, on: connection)
+        }
+    }
+
+    /// Stores `chunk` of job `id` at `index`, ranked `rank` in claim order where the schema has ranks.
+    private func insertChunk(_ chunk: PlannedChunk, at index: Int, rank: Int, of id: JobID, on connection: Connection) throws {
+        if ranksClaims {
+            try connection.query(Statements.insertChunk, id.rawValue, index, try PostgresJobRow.encode(chunk), rank)
+        } else {
+            try connection.query(Statements.insertUnrankedChunk, id.rawValue, index, try PostgresJobRow.encode(chunk))
         }
     }
 

@@ -248,10 +248,22 @@ enum PostgresSchema {
                 WHEN (OLD.idx >= 0 AND NOT OLD.done) EXECUTE FUNCTION mediajob_count_owed_work()
             """,
         ]),
+        // Longest chunks claimed first (``ClaimOrder``): each chunk's rank in claim order, fixed when
+        // its job is planned; chunks stored before this migration keep index order. The index of
+        // unfinished chunks in claim order is rebuilt on the rank.
+        Migration("15-claim-ranks", [
+            "ALTER TABLE chunks ADD COLUMN claim_rank integer NOT NULL DEFAULT 0",
+            "UPDATE chunks SET claim_rank = idx",
+            "DROP INDEX chunks_unfinished_in_claim_order",
+            "CREATE INDEX chunks_unfinished_by_claim_rank ON chunks (job_id, (idx < 0), claim_rank, idx) WHERE NOT done",
+        ]),
     ]
 
     /// How many migrations a store needs for ``PostgresJobStore/applyingOnce(_:)``'s table.
     static let appliedCallsMigration = 1 + (migrations.firstIndex { $0.name == "13-applied-calls" } ?? migrations.count)
+
+    /// How many migrations a store needs for chunks' ranks in claim order (``ClaimOrder``).
+    static let claimRanksMigration = 1 + (migrations.firstIndex { $0.name == "15-claim-ranks" } ?? migrations.count)
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).
     static func runner(through count: Int = migrations.count) -> MigrationRunner {

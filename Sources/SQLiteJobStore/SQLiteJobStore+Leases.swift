@@ -176,8 +176,9 @@ extension SQLiteJobStore: LeasingJobStore {
 
         /// The chunk the next claim takes: of the oldest queued or running job left to workers
         /// (`?1`, if not NULL: that job only) whose chunks `?2` (has a GPU) may run, free or with
-        /// its lease run out, and not failed by worker `?3` less than a lease ago; the package stage
-        /// last, once every other chunk is done or failed with bad items.
+        /// its lease run out, and not failed by worker `?3` less than a lease ago, in claim order
+        /// (``ClaimOrder``: the longest expected first); the package stage last, once every other
+        /// chunk is done or failed with bad items.
         static let nextChunk = """
             SELECT c.job_id, c.idx, c.lease_owner AS previous_owner
             FROM chunks c JOIN jobs j ON j.id = c.job_id
@@ -188,7 +189,7 @@ extension SQLiteJobStore: LeasingJobStore {
                 AND (?2 OR COALESCE(json_extract(CAST(j.request AS TEXT), '$.requiredResources'), 0) & \(gpu) = 0)
                 AND (c.idx >= 0 OR NOT EXISTS (SELECT 1 FROM chunks o WHERE o.job_id = c.job_id AND o.idx >= 0 AND o.done = 0
                                                AND o.failed = 0))
-            ORDER BY j.queue_seq, c.idx < 0, c.idx
+            ORDER BY j.queue_seq, c.idx < 0, c.claim_rank, c.idx
             LIMIT 1
             """
         /// Gives chunk `?2` of job `?1` to worker `?3` for `?4` seconds under a new epoch; a

@@ -10,6 +10,9 @@ public final class SQLiteJobStore: JobStore {
     private let lock = NSLock()
     /// The database file.
     public let path: String
+    /// Whether the schema ranks chunks in claim order (``ClaimOrder``): always, but in a store
+    /// opened at an older version in tests.
+    private let ranksClaims: Bool
 
     /// Opens or creates the store at `path` (and its folder) and brings its schema up to date.
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is damaged, ``SQLiteStoreError`` when it
@@ -25,6 +28,7 @@ public final class SQLiteJobStore: JobStore {
         try SQLiteSchema.migrate(database, to: schemaVersion)
         self.connection = database
         self.path = path
+        self.ranksClaims = schemaVersion >= SQLiteSchema.claimRanksVersion
     }
 
     /// The schema version of the open database.
@@ -48,12 +52,12 @@ public final class SQLiteJobStore: JobStore {
                     owner_pid)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
                 """).run(try JobRow.values(for: job))
-            let insertChunk = try database.prepare("INSERT INTO chunks (job_id, idx, plan) VALUES (?1, ?2, ?3)")
+            let insertChunk = try ChunkInserter(job.id, ranked: ranksClaims, in: database)
+            let ranks = ClaimOrder.ranks(of: chunks, costs: job.progress.costs)
             for (index, chunk) in chunks.enumerated() {
-                try insertChunk.run([.text(job.id.rawValue), .integer(Int64(index)), .blob(try JobRow.encode(chunk))])
+                try insertChunk(chunk, at: index, rank: ranks[index])
             }
-            try insertChunk.run([.text(job.id.rawValue), .integer(Int64(ChunkLease.packageIndex)),
-                                 .blob(try JobRow.encode(ChunkLease.packageChunk))])
+            try insertChunk(ChunkLease.packageChunk, at: ChunkLease.packageIndex, rank: ChunkLease.packageIndex)
             try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]), to: database)
             return job
         }
@@ -204,9 +208,10 @@ public final class SQLiteJobStore: JobStore {
                 """).run([id])
             let first = try database.prepare("SELECT COALESCE(MAX(idx), -1) + 1 AS next FROM chunks WHERE job_id = ?1")
                 .rows([id]) { try $0.integer("next") }.first ?? 0
-            let insertChunk = try database.prepare("INSERT INTO chunks (job_id, idx, plan) VALUES (?1, ?2, ?3)")
+            let insertChunk = try ChunkInserter(replan.jobID, ranked: ranksClaims, in: database)
+            let ranks = ClaimOrder.ranks(of: replan.chunks, costs: replan.progress.costs)
             for (offset, chunk) in replan.chunks.enumerated() {
-                try insertChunk.run([id, .integer(first + Int64(offset)), .blob(try JobRow.encode(chunk))])
+                try insertChunk(chunk, at: Int(first) + offset, rank: Int(first) + ranks[offset])
             }
             try Self.append(replan.journalEntry, to: database)
         }
@@ -360,4 +365,23 @@ public final class SQLiteJobStore: JobStore {
 
 extension JobID {
     static func text(_ id: JobID) -> SQLiteValue { .text(id.rawValue) }
+}
+
+/// Stores a job's chunks, each with its rank in claim order (``ClaimOrder``) where the schema has ranks.
+private struct ChunkInserter {
+    let job: JobID
+    let statement: SQLiteStatement
+    let ranked: Bool
+
+    init(_ job: JobID, ranked: Bool, in database: SQLiteDatabase) throws {
+        self.job = job
+        self.ranked = ranked
+        statement = try database.prepare(ranked ? "INSERT INTO chunks (job_id, idx, plan, claim_rank) VALUES (?1, ?2, ?3, ?4)"
+                                                : "INSERT INTO chunks (job_id, idx, plan) VALUES (?1, ?2, ?3)")
+    }
+
+    func callAsFunction(_ chunk: PlannedChunk, at index: Int, rank: Int) throws {
+        let values: [SQLiteValue] = [.text(job.rawValue), .integer(Int64(index)), .blob(try JobRow.encode(chunk))]
+        try statement.run(ranked ? values + [.integer(Int64(rank))] : values)
+    }
 }

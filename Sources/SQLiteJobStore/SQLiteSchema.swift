@@ -20,6 +20,8 @@ enum SQLiteSchema {
     /// Version 9: when the store recorded each journal entry, by ``SQLiteClock``.
     /// Version 10: the work of each job's chunks not done, by stage (``JobStore/owedWork(of:)``),
     /// kept by triggers as chunks are inserted, done, undone and deleted.
+    /// Version 11: each chunk's rank in claim order (``ClaimOrder``: the longest expected first),
+    /// fixed when its job is planned; chunks stored before keep index order.
     static let migrations: [String] = [
         """
         CREATE TABLE jobs (
@@ -164,7 +166,14 @@ enum SQLiteSchema {
             \(settle("OLD"))
         END;
         """,
+        """
+        ALTER TABLE chunks ADD COLUMN claim_rank INTEGER NOT NULL DEFAULT 0;
+        UPDATE chunks SET claim_rank = idx;
+        """,
     ]
+
+    /// The first version whose chunks have ranks in claim order (``ClaimOrder``).
+    static let claimRanksVersion = 11
 
     /// The stage of the chunk whose plan is `plan` (a column or a trigger's `NEW.plan`).
     private static func stage(_ plan: String) -> String {

@@ -47,6 +47,15 @@ struct PostgresSchemaTests {
         }
     }
 
+    @Test func chunksStoredBeforeRanksKeepIndexOrderOnceMigratedAndNewJobsAreClaimedLongestFirst() throws {
+        try PostgresTestSchema.with { schema in
+            try checkClaimRanksMigration(
+                old: { try PostgresJobStore(schema.url, settings: ["search_path": schema.name],
+                                            migrations: PostgresSchema.claimRanksMigration - 1) },
+                migrated: { try schema.openStore() })
+        }
+    }
+
     @Test func aStoreMadeBeforeDoneChunksWereCountedCountsThemWhenItMigrates() throws {
         try PostgresTestSchema.with { schema in
             let job: JobRecord

@@ -10,11 +10,18 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 10)
+            #expect(SQLiteSchema.latest == 11)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 10)
+                #expect(try store.schemaVersion == 11)
             }
+        }
+    }
+
+    @Test func versionTenChunksKeepIndexOrderOnceMigratedAndNewJobsAreClaimedLongestFirst() throws {
+        try withStorePath { path in
+            try checkClaimRanksMigration(old: { try SQLiteJobStore(path: path, schemaVersion: SQLiteSchema.claimRanksVersion - 1) },
+                                         migrated: { try SQLiteJobStore(path: path) })
         }
     }
 
