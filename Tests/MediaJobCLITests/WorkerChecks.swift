@@ -6,6 +6,12 @@ import Testing
 
 /// Submits a self-test with `--detach` (to `store`, else to the state folder's store) and returns
 /// its id, read from the `submitted` event; checks that nothing ran in the submitter.
+/// The order in which workers claim a self-test's chunks of one unit each (``ClaimOrder``, longest
+/// expected first): the odd units, which take twice as long, then the even ones, each in index order.
+func selfTestClaimOrder(units: Int) -> [Int] {
+    Array(stride(from: 1, to: units, by: 2)) + Array(stride(from: 0, to: units, by: 2))
+}
+
 func submitDetached(units: Int, unitMilliseconds: Int, in fixture: CLIFixture, store: String? = nil) throws -> JobID {
     let submitted = try fixture.run("selftest", fixture.selftest(units: units, unitMilliseconds: unitMilliseconds)
         + (store.map { ["--store", $0] } ?? []) + ["--detach"])

@@ -70,9 +70,9 @@ import Testing
             #expect(check.rescues == 1)
             #expect(check.refusedCommits == 0)
             #expect(journal.contains { entry in
-                entry.event == .claimed && entry.detail["chunk"] == "0"
+                entry.event == .claimed && entry.detail["chunk"] == "1"
                     && entry.detail["rescued_from"]?.hasSuffix(":\(doomed.pid)") == true
-            }, "the killed worker's chunk was rescued")
+            }, "the killed worker's chunk, unit 1 (the longer units are claimed first), was rescued")
         }
     }
 

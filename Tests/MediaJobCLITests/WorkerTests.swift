@@ -42,7 +42,7 @@ import Testing
                                                   id.rawValue, "%:\(doomed.pid)").map { try $0["idx"] as Int }
             #expect(held.count == 1, "the killed worker held exactly one chunk's lease: \(held)")
             let heldChunk = try #require(held.first)
-            #expect(heldChunk == (point == "publish" ? PostgresJobStore.packageIndex : hit - 1))
+            #expect(heldChunk == (point == "publish" ? PostgresJobStore.packageIndex : selfTestClaimOrder(units: units)[hit - 1]))
 
             let rescuer = try CLIProcess(["worker", "--store", store, "--slots", "2", "--lease", "1", "--state-dir", fixture.folder.path("rescuer")])
             let reader = try PostgresJobStore(store)
@@ -74,7 +74,7 @@ import Testing
             graceful.release()
             let stopped = first.finish("stop after its chunk in flight")
             #expect(stopped.status == 0, "\(stopped.stderr)")
-            #expect(try reader.chunks(of: id).map(\.isDone) == [true, true, false, false])
+            #expect(try reader.chunks(of: id).map(\.isDone) == [false, true, false, true], "units 1 and 3, claimed first")
             #expect(try reader.journal(of: id).filter { $0.event == .claimed }.count == 2, "no claim after the stop")
 
             let (abrupt, second) = try heldWorker("second", at: "chunk", hit: 1, lease: "60", in: fixture, store: store)
@@ -86,7 +86,7 @@ import Testing
             #expect(ended.status == 0, "\(ended.stderr)")
             #expect(ended.stderr.contains("gave back 1 chunk"), "\(ended.stderr)")
             let released = try reader.journal(of: id).filter { $0.event == .released }
-            #expect(released.map { $0.detail["chunk"] } == ["2"])
+            #expect(released.map { $0.detail["chunk"] } == ["0"], "the third claimed")
             let owners = try schema.connect().query("SELECT count(*)::int AS n FROM chunks WHERE lease_owner IS NOT NULL")
                 .map { try $0["n"] as Int }
             #expect(owners == [0], "no lease is left held, although the second worker's lease was a minute long")
@@ -104,7 +104,7 @@ import Testing
             let reader = try PostgresJobStore(store)
             let worker = try CLIProcess(["worker", "--store", store, "--slots", "1", "--lease", "600", "--state-dir",
                                          fixture.folder.path("worker")])
-            try await waitUntil("the worker claims chunk 0 of job \(id.short)", limit: .seconds(120)) {
+            try await waitUntil("the worker claims chunk 1 of job \(id.short)", limit: .seconds(120)) {
                 try reader.journal(of: id).contains { $0.event == .claimed }
             }
             let cancelled = try fixture.run("cancel", [id.rawValue, "--no-wait", "--store", store])
@@ -112,7 +112,8 @@ import Testing
             try await waitUntil("job \(id.short) is paused, with no renewal of the chunk's lease yet", limit: .seconds(120)) {
                 try reader.job(id)?.state == .paused
             }
-            #expect(try reader.journal(of: id).filter { $0.event == .released }.map { $0.detail["chunk"] } == ["0"])
+            #expect(try reader.journal(of: id).filter { $0.event == .released }.map { $0.detail["chunk"] } == ["1"],
+                    "unit 1, the longer, claimed first")
             #expect(try reader.chunks(of: id).allSatisfy { !$0.isDone })
             stopWorkers([worker])
         }
@@ -135,7 +136,7 @@ import Testing
             }
             stale.send(SIGCONT)
             hold.release()
-            #expect(stale.waitForStderr(containing: "lost the lease on chunk 0"))
+            #expect(stale.waitForStderr(containing: "lost the lease on chunk 1"), "unit 1, the longer, claimed first")
             for worker in [stale, rescuer] {
                 worker.send(SIGTERM)
                 #expect(worker.finish("stop after SIGTERM").status == 0)
@@ -150,7 +151,7 @@ import Testing
         }
     }
 
-    /// A stale writer: a worker that ran chunk 0 and wrote its output, then was stopped (SIGSTOP)
+    /// A stale writer: a worker that ran chunk 1 and wrote its output, then was stopped (SIGSTOP)
     /// right before its commit, past its 1 s lease. A second worker takes the chunk over under
     /// epoch 2: its output lies beside the stale one (`<key>.2-<token>` against `<key>.1-<token>`),
     /// never on it, and the package stage reads only the recorded one, so the stale bytes (spoilt
@@ -162,25 +163,25 @@ import Testing
             let store = schema.storeURL
             let reader = try PostgresJobStore(store)
             let workspace = URL(fileURLWithPath: try #require(try reader.job(id)).workspace)
-            /// Chunk 0's output under `epoch`: `leases/unit-0000000.txt.<epoch>-<the claim's token>/unit-0000000.txt`.
+            /// Chunk 1's output under `epoch`: `leases/unit-0000001.txt.<epoch>-<the claim's token>/unit-0000001.txt`.
             func output(_ epoch: Int) throws -> URL {
                 let leases = workspace.appendingPathComponent("leases")
                 let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: leases.path)
-                    .first { $0.hasPrefix("unit-0000000.txt.\(epoch)-") }, "an output of chunk 0 under epoch \(epoch)")
-                return leases.appendingPathComponent(folder).appendingPathComponent("unit-0000000.txt")
+                    .first { $0.hasPrefix("unit-0000001.txt.\(epoch)-") }, "an output of chunk 1 under epoch \(epoch)")
+                return leases.appendingPathComponent(folder).appendingPathComponent("unit-0000001.txt")
             }
 
             let (hold, stale) = try heldWorker("stale", at: "lease.commit", hit: 1, lease: "1", in: fixture, store: store)
             stale.send(SIGSTOP)
             let staleBytes = Data("stale bytes\n".utf8)
-            #expect(FileManager.default.fileExists(atPath: try output(1).path), "the stale worker wrote chunk 0 under epoch 1")
+            #expect(FileManager.default.fileExists(atPath: try output(1).path), "the stale worker wrote chunk 1 under epoch 1")
             try staleBytes.write(to: try output(1))
 
             let (publishing, rescuer) = try heldWorker("rescuer", at: "publish", hit: 1, lease: "1", in: fixture, store: store)
-            let recorded = try schema.connect().query("SELECT output FROM chunks WHERE job_id = $1 AND idx = 0 AND done",
+            let recorded = try schema.connect().query("SELECT output FROM chunks WHERE job_id = $1 AND idx = 1 AND done",
                                                       id.rawValue).map { try $0["output"] as String }
             #expect(recorded == [try output(2).deletingLastPathComponent().lastPathComponent],
-                    "chunk 0 is recorded with the rescuer's output")
+                    "chunk 1 is recorded with the rescuer's output")
             #expect(try Data(contentsOf: try output(1)) == staleBytes, "the rescuer wrote beside the stale output, not on it")
             #expect(try Data(contentsOf: try output(2)) != staleBytes)
             publishing.release()
@@ -189,17 +190,17 @@ import Testing
             }
             let result = try fixture.result()
             #expect(result.committed == Array(0..<units), "the result was made from the recorded outputs only")
-            #expect(result.executions == ["0": 2, "1": 1, "2": 1], "chunk 0 really ran twice: once stale, once rescued")
+            #expect(result.executions == ["0": 1, "1": 2, "2": 1], "chunk 1 really ran twice: once stale, once rescued")
 
             stale.send(SIGCONT)
             hold.release()
-            #expect(stale.waitForStderr(containing: "the commit of chunk 0 of job \(id.short) was refused"))
+            #expect(stale.waitForStderr(containing: "the commit of chunk 1 of job \(id.short) was refused"))
             for worker in [stale, rescuer] {
                 worker.send(SIGTERM)
                 #expect(worker.finish("stop after SIGTERM").status == 0)
             }
             let refused = try reader.journal(of: id).filter { $0.event == .commitRefused }
-            #expect(refused.count == 1 && refused[0].detail["output"]?.hasPrefix("unit-0000000.txt.1-") == true)
+            #expect(refused.count == 1 && refused[0].detail["output"]?.hasPrefix("unit-0000001.txt.1-") == true)
             #expect(!FileManager.default.fileExists(atPath: workspace.path), "nothing of the stale writer is left")
             #expect(try reader.job(id)?.state == .completed)
             let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
