@@ -192,6 +192,15 @@ import Testing
             #expect(result.committed == Array(0..<units), "the result was made from the recorded outputs only")
             #expect(result.executions == ["0": 1, "1": 2, "2": 1], "chunk 1 really ran twice: once stale, once rescued")
 
+            // So that its refused commit shows it running past the rescue interval (an overrun, below)
+            // however fast the rescuer finished: the rescue is that old by the database's clock first.
+            let rescued = try #require(try reader.journal(of: id).first { $0.event == .claimed && $0.detail["rescued_from"] != nil }?.storedAt)
+            let allowance = LeaseJournalCheck.defaultRescueInterval / .seconds(1)
+            let database = try schema.connect()
+            try await waitUntil("the rescue of chunk 1 is \(allowance) s old by the database's clock", limit: .seconds(60)) {
+                let now: Double? = try database.query("SELECT extract(epoch FROM now())::float8 AS now").first?["now"]
+                return (now ?? 0) > rescued.timeIntervalSince1970 + allowance
+            }
             stale.send(SIGCONT)
             hold.release()
             #expect(stale.waitForStderr(containing: "the commit of chunk 1 of job \(id.short) was refused"))
