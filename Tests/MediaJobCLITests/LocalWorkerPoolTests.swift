@@ -22,6 +22,9 @@ import Testing
             try reader.job(id)?.state == .completed
         }
         // `status` says who ran what and who is taking chunks: the three workers, by host and pid.
+        // Each lists itself before it says it is taking chunks; on a loaded machine one may start
+        // only after the others finished the job.
+        for worker in workers { #expect(worker.waitForStderr(containing: "is taking chunks")) }
         let names = Set(workers.map { "\(ProcessInfo.processInfo.hostName):\($0.pid)" })
         let status = try fixture.status(id.rawValue)
         let ranBy = try #require(status["ran_by"] as? [String: Int], "\(status)")
