@@ -4,12 +4,17 @@ import TaskContract
 
 /// How a ``JobRecord`` maps to a row of the `jobs` table.
 enum JobRow {
-    static let columns = """
-        id, kind, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection,
-        message, progress, queue_seq, created_at, updated_at, owner_pid
+    /// The columns ``record(_:)`` reads; the settings from `job_specs` where the schema keeps them
+    /// apart (version 12 on).
+    static func columns(specsApart: Bool) -> String {
         """
+        id, kind, request, \(specsApart ? "(SELECT spec FROM job_specs WHERE job_id = jobs.id) AS spec" : "spec"), work_key,
+        destination, workspace, overwrite, state, failure, rejection, message, progress, queue_seq, created_at, updated_at,
+        owner_pid
+        """
+    }
 
-    /// Reads a row selected with ``columns``, by column name.
+    /// Reads a row selected with ``columns(specsApart:)``, by column name.
     /// - Throws: ``JobStoreError/unknownValue(column:value:job:)`` for a state, failure or
     ///   rejection this program does not know.
     static func record(_ row: SQLiteRow) throws -> JobRecord {
@@ -42,10 +47,11 @@ enum JobRow {
     ///
     /// The `parallelism` column is no longer read (how many chunks run at once is the running
     /// process's choice, not the job's) and is written as 0: it is `NOT NULL` in every schema.
-    static func values(for job: JobRecord) throws -> [SQLiteValue] {
+    /// With `specsApart` the `spec` column is written empty: the settings go to `job_specs`.
+    static func values(for job: JobRecord, specsApart: Bool) throws -> [SQLiteValue] {
         [
             .text(job.id.rawValue), .text(job.request.identifier.rawValue), .text(job.kind),
-            .blob(try encode(job.request)), .blob(job.spec), .text(job.workKey), .text(job.destination),
+            .blob(try encode(job.request)), .blob(specsApart ? Data() : job.spec), .text(job.workKey), .text(job.destination),
             .text(job.workspace), .integer(job.overwrite ? 1 : 0), .integer(0),
             .text(job.state.rawValue), .optional(job.failure?.rawValue), .optional(job.rejection?.rawValue),
             .optional(job.message), .blob(try encode(job.progress)), .integer(job.queueSequence),

@@ -8,6 +8,9 @@ import TaskContract
 public final class SQLiteJobStore: JobStore {
     private let connection: SQLiteDatabase
     private let lock = NSLock()
+    /// Whether the schema keeps job settings in `job_specs` (version 12 on), out of the `jobs` row
+    /// that every checkpoint updates. Only migration tests open a store at an older version.
+    private let specsApart: Bool
     /// The database file.
     public let path: String
     /// Whether the schema ranks chunks in claim order (``ClaimOrder``): always, but in a store
@@ -29,6 +32,7 @@ public final class SQLiteJobStore: JobStore {
         self.connection = database
         self.path = path
         self.ranksClaims = schemaVersion >= SQLiteSchema.claimRanksVersion
+        specsApart = schemaVersion >= SQLiteSchema.specsApartVersion
     }
 
     /// The schema version of the open database.
@@ -51,7 +55,10 @@ public final class SQLiteJobStore: JobStore {
                     parallelism, state, failure, rejection, message, progress, queue_seq, created_at, updated_at,
                     owner_pid)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
-                """).run(try JobRow.values(for: job))
+                """).run(try JobRow.values(for: job, specsApart: specsApart))
+            if specsApart {
+                try database.prepare("INSERT INTO job_specs (job_id, spec) VALUES (?1, ?2)").run([.text(job.id.rawValue), .blob(job.spec)])
+            }
             let insertChunk = try ChunkInserter(job.id, ranked: ranksClaims, in: database)
             let ranks = ClaimOrder.ranks(of: chunks, costs: job.progress.costs)
             for (index, chunk) in chunks.enumerated() {
@@ -64,17 +71,20 @@ public final class SQLiteJobStore: JobStore {
     }
 
     public func job(_ id: JobID) throws -> JobRecord? {
-        try read { try $0.prepare("SELECT \(JobRow.columns) FROM jobs WHERE id = ?1").rows([.text(id.rawValue)], JobRow.record).first }
+        try read {
+            try $0.prepare("SELECT \(JobRow.columns(specsApart: specsApart)) FROM jobs WHERE id = ?1")
+                .rows([.text(id.rawValue)], JobRow.record).first
+        }
     }
 
     public func jobs() throws -> [JobRecord] {
-        try read { try $0.prepare("SELECT \(JobRow.columns) FROM jobs ORDER BY queue_seq").rows([], JobRow.record) }
+        try read { try $0.prepare("SELECT \(JobRow.columns(specsApart: specsApart)) FROM jobs ORDER BY queue_seq").rows([], JobRow.record) }
     }
 
     public func unfinishedJob(workKey: String) throws -> JobRecord? {
         try read { database in
             try database.prepare("""
-                SELECT \(JobRow.columns) FROM jobs
+                SELECT \(JobRow.columns(specsApart: specsApart)) FROM jobs
                 WHERE work_key = ?1 AND state NOT IN ('completed', 'discarded', 'rejected')
                 ORDER BY queue_seq LIMIT 1
                 """).rows([.text(workKey)], JobRow.record).first
@@ -171,7 +181,7 @@ public final class SQLiteJobStore: JobStore {
 
     public func remove(_ id: JobID) throws {
         try write { database in
-            for table in ["journal", "bad_items", "chunks", "owed_work", "cancel_requests"] {
+            for table in ["journal", "bad_items", "chunks", "owed_work", "cancel_requests"] + (specsApart ? ["job_specs"] : []) {
                 try database.prepare("DELETE FROM \(table) WHERE job_id = ?1").run([.text(id.rawValue)])
             }
             try database.prepare("DELETE FROM jobs WHERE id = ?1").run([.text(id.rawValue)])
@@ -195,10 +205,11 @@ public final class SQLiteJobStore: JobStore {
     public func replan(_ replan: Replan) throws {
         try write { database in
             let id = JobID.text(replan.jobID)
-            try database.prepare("UPDATE jobs SET spec = ?2, work_key = ?3, progress = ?4, updated_at = ?5 WHERE id = ?1")
-                .run([id, .blob(replan.spec), .text(replan.workKey), .blob(try JobRow.encode(replan.progress)),
-                      .real(Date().timeIntervalSince1970)])
+            try database.prepare("UPDATE jobs SET work_key = ?2, progress = ?3, updated_at = ?4 WHERE id = ?1")
+                .run([id, .text(replan.workKey), .blob(try JobRow.encode(replan.progress)), .real(Date().timeIntervalSince1970)])
             guard database.changes == 1 else { throw JobStoreError.noSuchJob(replan.jobID) }
+            try database.prepare("UPDATE \(specsApart ? "job_specs SET spec = ?2 WHERE job_id" : "jobs SET spec = ?2 WHERE id") = ?1")
+                .run([id, .blob(replan.spec)])
             try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND idx >= 0 AND done = 0").run([id])
             let redo = try database.prepare("DELETE FROM chunks WHERE job_id = ?1 AND idx = ?2")
             for index in replan.redoing.sorted() { try redo.run([id, .integer(Int64(index))]) }

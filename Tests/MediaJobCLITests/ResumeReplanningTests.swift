@@ -167,6 +167,6 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let database = try SQLiteDatabase(path: fixture.folder.path("state/jobs.sqlite"))
-        try database.prepare("UPDATE jobs SET spec = ?2 WHERE id = ?1").run([.text(id), .blob(try encoder.encode(spec))])
+        try database.prepare("UPDATE job_specs SET spec = ?2 WHERE job_id = ?1").run([.text(id), .blob(try encoder.encode(spec))])
     }
 }

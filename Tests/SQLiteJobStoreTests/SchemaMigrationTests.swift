@@ -10,10 +10,10 @@ import TaskContract
 struct SchemaMigrationTests {
     @Test func newStoreIsAtTheLatestSchema() throws {
         try withStorePath { path in
-            #expect(SQLiteSchema.latest == 11)
+            #expect(SQLiteSchema.latest == 12)
             for _ in 0..<3 {
                 let store = try SQLiteJobStore(path: path)
-                #expect(try store.schemaVersion == 11)
+                #expect(try store.schemaVersion == 12)
             }
         }
     }
@@ -60,6 +60,31 @@ struct SchemaMigrationTests {
             try store.checkpoint(Checkpoint(jobID: job.id, chunkIndex: 1, stage: .encode, kind: job.kind, costSeconds: 1,
                                             executor: "cpu", progress: job.progress))
             #expect(try store.owedWork(of: job.id) == OwedWork([.render: .init(work: 0.5, chunks: 1)]))
+        }
+    }
+
+    /// From version 12 a job's settings live in `job_specs`, apart from the `jobs` row every
+    /// checkpoint rewrites whole; a version-11 job's move there with the migration.
+    @Test func versionElevenSettingsMoveOutOfTheRowCheckpointsRewrite() throws {
+        try withStorePath { path in
+            let original: JobRecord
+            do {
+                let old = try SQLiteJobStore(path: path, schemaVersion: 11)
+                original = try old.insert(try makeJob(), chunks: makeChunks(2))
+            }
+            let store = try SQLiteJobStore(path: path)
+            let added = try store.insert(try makeJob(), chunks: makeChunks(1))
+            try store.checkpoint(Checkpoint(jobID: original.id, chunkIndex: 0, stage: .render, kind: original.kind,
+                                            costSeconds: 1, executor: "cpu", progress: original.progress))
+            #expect(try store.job(original.id)?.spec == original.spec)
+            #expect(try store.job(added.id)?.spec == added.spec)
+            let database = try SQLiteDatabase(path: path)
+            let rowBytes = try database.prepare("SELECT SUM(length(spec)) AS bytes FROM jobs").rows { try $0.integer("bytes") }
+            let apart = try database.prepare("SELECT SUM(length(spec)) AS bytes FROM job_specs").rows { try $0.integer("bytes") }
+            #expect(rowBytes == [0])
+            #expect(apart == [Int64(original.spec.count + added.spec.count)])
+            try store.remove(added.id)
+            #expect(try database.prepare("SELECT COUNT(*) AS n FROM job_specs").rows { try $0.integer("n") } == [1])
         }
     }
 
