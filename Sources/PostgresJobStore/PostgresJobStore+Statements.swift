@@ -29,6 +29,15 @@ extension PostgresJobStore {
             SELECT idx, plan, done, cost_s, executor, output FROM chunks
             WHERE job_id = $1 AND idx >= 0 AND idx >= $2 ORDER BY idx LIMIT $3
             """)
+        /// Counts the chunks of job `$1` from index `$2` on, not done, as owed work (migration 16):
+        /// those a submission or replan just stored, in one statement.
+        static let countPlannedWork = PreparedStatement("mediajob_count_planned_work", """
+            INSERT INTO job_owed_work AS o (job_id, shard, stage, work, chunks)
+            SELECT job_id, idx % 16, convert_from(plan, 'UTF8')::jsonb ->> 'stage',
+                sum(COALESCE((convert_from(plan, 'UTF8')::jsonb ->> 'work')::double precision, 1)), count(*)
+            FROM chunks WHERE job_id = $1 AND idx >= $2 AND NOT done GROUP BY 1, 2, 3
+            ON CONFLICT (job_id, shard, stage) DO UPDATE SET work = o.work + excluded.work, chunks = o.chunks + excluded.chunks
+            """)
         static let owedWork = PreparedStatement("mediajob_owed_work", """
             SELECT stage, sum(work) AS work, sum(chunks)::bigint AS chunks FROM job_owed_work
             WHERE job_id = $1 AND chunks > 0 GROUP BY stage

@@ -33,6 +33,9 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     /// Whether the schema ranks chunks in claim order (``ClaimOrder``): always, but in a store
     /// made at an older version in tests.
     private let ranksClaims: Bool
+    /// Whether submissions and replans count their chunks' owed work (``Statements/countPlannedWork``):
+    /// always, but in a store made at an older version in tests, where a trigger does or nothing is counted.
+    private let countsPlannedWork: Bool
 
     /// How long the server lets a session of the store sit inside a transaction waiting for its
     /// client: the store sends a transaction's statements back to back, so only a client cut off
@@ -66,6 +69,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         try PostgresSchema.runner(through: migrations).migrate(connection)
         appliesOnce = migrations >= PostgresSchema.appliedCallsMigration
         ranksClaims = migrations >= PostgresSchema.claimRanksMigration
+        countsPlannedWork = migrations >= PostgresSchema.countedPlansMigration
     }
 
     /// The names of the migrations the database has had, in the order they were applied.
@@ -92,6 +96,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             for (index, chunk) in chunks.enumerated() {
                 try insertChunk(chunk, at: index, rank: ranks[index], of: job.id, on: connection)
             }
+            if countsPlannedWork { try connection.query(Statements.countPlannedWork, job.id.rawValue, 0) }
             try insertChunk(Self.packageChunk, at: Self.packageIndex, rank: Self.packageIndex, of: job.id, on: connection)
             try Self.append(JournalEntry(jobID: job.id, event: .submitted, detail: ["chunks": String(chunks.count)]),
                             on: connection)
@@ -214,6 +219,7 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
             for (offset, chunk) in replan.chunks.enumerated() {
                 try insertChunk(chunk, at: first + offset, rank: first + ranks[offset], of: replan.jobID, on: connection)
             }
+            if countsPlannedWork { try connection.query(Statements.countPlannedWork, id, first) }
             try Self.append(replan.journalEntry, on: connection)
         }
     }
