@@ -114,8 +114,19 @@ import Testing
                 #expect(resumed.status == 0, "\(resumed.stderr)")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(contentsOf: URL(fileURLWithPath: reference)),
-                    "signal \(signal): the resumed package is byte-identical to an uninterrupted GPU export")
+                    "signal \(signal): resumed = uninterrupted GPU export; differing: \(Self.differingEntries(output, reference))")
         }
+    }
+
+    /// The entries of two zip files whose CRC-32 or size differ (or that only one holds), through
+    /// Python's `zipfile`: what a failed byte comparison names, so that it says which output moved.
+    static func differingEntries(_ first: String, _ second: String) -> String {
+        let script = """
+            import sys, zipfile
+            a, b = ({i.filename: (i.CRC, i.file_size) for i in zipfile.ZipFile(p).infolist()} for p in sys.argv[1:3])
+            print(sorted(n for n in a.keys() | b.keys() if a.get(n) != b.get(n)))
+            """
+        return (try? MediaFixtures.run("/usr/bin/python3", ["-c", script, first, second]).output) ?? "(unreadable)"
     }
 }
 
