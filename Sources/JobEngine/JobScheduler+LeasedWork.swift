@@ -9,7 +9,8 @@ import TaskContract
 extension JobScheduler {
     /// Runs chunk `index` (`plan`) of `job` in this process.
     /// - Parameters:
-    ///   - job: the job as stored now (its progress is what the returned checkpoint moves on from).
+    ///   - job: the job's record (its settings and workspace); the progress the returned checkpoint
+    ///     moves on from is read from the store as the chunk ends, with the owed work.
     ///   - output: the lease's output name (`<key>.<epoch>`), naming the folder the chunk commits into.
     ///   - task: the chunk's task; expiring it stops the chunk where the kind checks for a stop.
     /// - Returns: what to commit: the chunk's cost, executor, and the progress that includes it.
@@ -32,11 +33,15 @@ extension JobScheduler {
         // which may wait as long as the worker's renewal does on a connection gone silent.
         try context.checkStop()
         let cost = (clock.now - began).seconds
-        // The owed work comes from the store's counters: reading every owed chunk here made each
-        // chunk's bookkeeping as slow as the job is long.
+        // The progress other workers' chunks moved while this one ran, and the owed work from the
+        // store's counters (reading every owed chunk here made each chunk's bookkeeping as slow as
+        // the job is long), in one read.
         let landing = OwedChunk(index: index, stage: plan.stage, work: plan.work)
-        var tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(job, kind: kind, store: store),
-                                      owed: OwedChunks(work: try store.owedWork(of: job.id), landing: landing))
+        let stored = try store.progressAndOwedWork(of: job.id)
+        var current = job
+        current.progress = stored.progress
+        var tracker = ProgressTracker(snapshot: try ProgressTracker.seeded(current, kind: kind, store: store),
+                                      owed: OwedChunks(work: stored.owed, landing: landing))
         tracker.chunkDone(landing, cost: cost, elapsed: cost)
         return Checkpoint(jobID: job.id, chunkIndex: index, stage: plan.stage, kind: job.kind, costSeconds: cost,
                           executor: executor, progress: tracker.snapshot, skipped: context.skippedByThisWork)

@@ -28,8 +28,14 @@ public protocol JobStore: Sendable {
 
     /// The work of the job's chunks not done, summed by stage: counters the store moves as chunks
     /// are planned, done, reset and planned again, so that reading them costs the same in a job of
-    /// any size (a worker reads them for every chunk it commits). The package stage is not counted.
+    /// any size. The package stage is not counted.
     func owedWork(of id: JobID) throws -> OwedWork
+
+    /// The job's progress as stored now (``JobRecord/progress``) and its owed work
+    /// (``owedWork(of:)``), read together: what a worker's chunk moves the bar on from, read once
+    /// for every chunk it commits (one round trip where the store is a server).
+    /// - Throws: ``JobStoreError/noSuchJob(_:)`` when there is no such job.
+    func progressAndOwedWork(of id: JobID) throws -> (progress: ProgressSnapshot, owed: OwedWork)
 
     /// How many of the job's done chunks each path (``ChunkRecord/executor``) did, for `status`.
     func executorCounts(of id: JobID) throws -> [String: Int]
@@ -103,6 +109,12 @@ extension JobStore {
         var owed = OwedWork()
         while let chunk = try pages.next() { owed.add(OwedChunk(chunk)) }
         return owed
+    }
+
+    /// Reads the job, then its owed work; a store that can read both in one statement does so instead.
+    public func progressAndOwedWork(of id: JobID) throws -> (progress: ProgressSnapshot, owed: OwedWork) {
+        guard let job = try job(id) else { throw JobStoreError.noSuchJob(id) }
+        return (job.progress, try owedWork(of: id))
     }
 
     /// Counts the executors of ``chunks(of:)``; a store that can count without loading every

@@ -90,6 +90,12 @@ extension LeaseContract {
             #expect(try store.commit(second, checkpoint: checkpoint(second, of: job, late)) == .committed)
             #expect(try store.commit(first, checkpoint: checkpoint(first, of: job, early)) == .committed)
             #expect(try store.job(job.id)?.progress == late)
+            let read = try open().progressAndOwedWork(of: job.id)
+            #expect(read.progress == late, "read with the owed work, the furthest progress committed")
+            #expect(read.owed == OwedWork())
+            #expect(throws: JobStoreError.noSuchJob(JobID(rawValue: "missing"))) {
+                try open().progressAndOwedWork(of: JobID(rawValue: "missing"))
+            }
         },
         LeaseContract("a commit takes its chunk's work out of the owed work once; a release leaves it owed") { open in
             let store = try open()
@@ -101,6 +107,9 @@ extension LeaseContract {
             #expect(try store.commit(render, checkpoint: checkpoint(render, of: job, snapshot)) == .committed)
             #expect(try store.release(encode))
             #expect(try open().owedWork(of: job.id) == OwedWork([.encode: .init(work: 1, chunks: 1)]))
+            let read = try open().progressAndOwedWork(of: job.id)
+            #expect(read.owed == OwedWork([.encode: .init(work: 1, chunks: 1)]))
+            #expect(read.progress == snapshot)
         },
         LeaseContract("workers at once leave a journal with one commit per chunk") { open in
             let job = try open().insert(try makeDetachedJob(state: .running, unitsTotal: 30), chunks: makeChunks(30))

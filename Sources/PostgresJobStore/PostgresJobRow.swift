@@ -11,12 +11,17 @@ enum PostgresJobRow {
     /// (``PostgresJobStore/progressShards``), and it was updated when the later of them was.
     static let columns = """
         id, kind, request, spec, work_key, destination, workspace, overwrite, state, failure, rejection, message,
-        COALESCE((SELECT p.progress FROM job_progress p
-                  WHERE p.job_id = jobs.id AND p.fraction >= \(fraction(of: "jobs.progress"))
-                  ORDER BY p.fraction DESC, p.updated_at DESC LIMIT 1), progress) AS progress,
-        queue_seq, created_at,
+        \(progress) AS progress, queue_seq, created_at,
         GREATEST(updated_at, (SELECT max(p.updated_at) FROM job_progress p WHERE p.job_id = jobs.id)) AS updated_at,
         owner_pid
+        """
+
+    /// The job's progress, selected `FROM jobs`: the furthest of its own and of those its chunks'
+    /// commits left in `job_progress`.
+    static let progress = """
+        COALESCE((SELECT p.progress FROM job_progress p
+                  WHERE p.job_id = jobs.id AND p.fraction >= \(fraction(of: "jobs.progress"))
+                  ORDER BY p.fraction DESC, p.updated_at DESC LIMIT 1), jobs.progress)
         """
 
     /// The bar's fraction of the progress stored in `column` (JSON in `bytea`), -1 when it has none.

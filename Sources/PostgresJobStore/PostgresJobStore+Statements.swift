@@ -38,9 +38,18 @@ extension PostgresJobStore {
             FROM chunks WHERE job_id = $1 AND idx >= $2 AND NOT done GROUP BY 1, 2, 3
             ON CONFLICT (job_id, shard, stage) DO UPDATE SET work = o.work + excluded.work, chunks = o.chunks + excluded.chunks
             """)
-        static let owedWork = PreparedStatement("mediajob_owed_work", """
+        /// Job `$1`'s owed work by stage, from its counters.
+        private static let owedSums = """
             SELECT stage, sum(work) AS work, sum(chunks)::bigint AS chunks FROM job_owed_work
             WHERE job_id = $1 AND chunks > 0 GROUP BY stage
+            """
+        static let owedWork = PreparedStatement("mediajob_owed_work", owedSums)
+        /// The job's progress (``PostgresJobRow/progress``) on every row, beside ``owedWork``'s rows;
+        /// one row with no stage when nothing is owed, none when there is no such job.
+        static let progressAndOwedWork = PreparedStatement("mediajob_progress_and_owed_work", """
+            SELECT \(PostgresJobRow.progress) AS progress, owed.stage, owed.work, owed.chunks
+            FROM jobs LEFT JOIN (\(owedSums)) owed ON true
+            WHERE jobs.id = $1
             """)
         /// Locks the job's row, which orders the checkpoints of one job, and reads whether any of its
         /// chunks is done.

@@ -142,6 +142,20 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         }
     }
 
+    /// The job's progress and owed work in one statement, so one round trip.
+    public func progressAndOwedWork(of id: JobID) throws -> (progress: ProgressSnapshot, owed: OwedWork) {
+        try statement { connection in
+            let rows = try connection.query(Statements.progressAndOwedWork, id.rawValue)
+            guard let first = rows.first else { throw JobStoreError.noSuchJob(id) }
+            let progress = try PostgresJobRow.decode(ProgressSnapshot.self, first["progress"], column: "progress", job: id.rawValue)
+            let sums = try rows.compactMap { row -> (Stage, OwedWork.Sum)? in
+                guard let stage = try row["stage"] as String? else { return nil }
+                return (Stage(rawValue: stage), OwedWork.Sum(work: try row["work"], chunks: try row["chunks"]))
+            }
+            return (progress, OwedWork(Dictionary(sums) { first, _ in first }))
+        }
+    }
+
     /// A row of ``Statements/chunks``.
     private static func chunk(_ row: Row, of id: JobID) throws -> ChunkRecord {
         ChunkRecord(index: try row["idx"],
