@@ -33,6 +33,15 @@ public struct ChunkLease: Sendable, Equatable {
     /// where it was, so the next claim hands the same epoch out again, and only the token tells
     /// the two leases (and their outputs) apart. `nil` from a store whose claims are durable.
     public let token: String?
+    /// Whether the job was asked to stop when the chunk was claimed, as the claim read it: the
+    /// worker need not ask again before the chunk starts (a cancel asked for later is announced,
+    /// or reported by the next renewal).
+    public let cancelRequested: Bool
+    /// The version of the job's record when the chunk was claimed, from a store that can tell
+    /// (PostgreSQL's: the row's `xmin`, which every change of the record moves to a new value):
+    /// a worker that read the job after an earlier claim that reported the same version may use
+    /// that record again instead of reading it. `nil`: read the job.
+    public let jobVersion: Int64?
 
     /// How many leases of one chunk may fail on workers that could not open an input before its
     /// items count as bad, as they would in one process.
@@ -56,7 +65,8 @@ public struct ChunkLease: Sendable, Equatable {
 
     /// The memberwise lease, as a store's claim makes it.
     public init(jobID: JobID, chunkIndex: Int, plan: PlannedChunk, epoch: Int64, attempt: Int, failures: Int = 0,
-                worker: String, duration: Duration, token: String? = nil) {
+                worker: String, duration: Duration, token: String? = nil, cancelRequested: Bool = false,
+                jobVersion: Int64? = nil) {
         self.jobID = jobID
         self.chunkIndex = chunkIndex
         self.plan = plan
@@ -66,6 +76,8 @@ public struct ChunkLease: Sendable, Equatable {
         self.worker = worker
         self.duration = duration
         self.token = token
+        self.cancelRequested = cancelRequested
+        self.jobVersion = jobVersion
     }
 }
 

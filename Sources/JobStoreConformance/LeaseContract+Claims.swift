@@ -111,6 +111,25 @@ extension LeaseContract {
             #expect(read.owed == OwedWork([.encode: .init(work: 1, chunks: 1)]))
             #expect(read.progress == snapshot)
         },
+        LeaseContract("a claim reads the job's cancel flag, and any version of the job it reports moves with the job's record") { open in
+            let store = try open()
+            let job = try store.insert(try makeDetachedJob(unitsTotal: 5), chunks: makeChunks(5))
+            let first = try #require(try store.claim("w"))
+            let second = try #require(try store.claim("w"))
+            let third = try #require(try store.claim("w"))
+            #expect(!first.cancelRequested && !third.cancelRequested)
+            #expect(second.jobVersion == third.jobVersion, "nothing changed the job's record between the claims")
+            #expect(first.jobVersion == nil || first.jobVersion != second.jobVersion,
+                    "the first claim made the queued job running")
+            try open().requestCancel(job.id)
+            let cancelled = try #require(try store.claim("w"))
+            #expect(cancelled.cancelRequested)
+            try store.replan(Replan(jobID: job.id, spec: Data(#"{"replanned":true}"#.utf8), workKey: "replanned", redoing: [],
+                                    chunks: makeChunks(1), progress: job.progress))
+            let replanned = try #require(try store.claim("w"))
+            #expect(replanned.jobVersion == nil || replanned.jobVersion != cancelled.jobVersion,
+                    "a replan changes the job's record")
+        },
         LeaseContract("workers at once leave a journal with one commit per chunk") { open in
             let job = try open().insert(try makeDetachedJob(state: .running, unitsTotal: 30), chunks: makeChunks(30))
             let stores = try (0..<4).map { _ in try open() }

@@ -37,6 +37,10 @@ final class LeaseWorker: Sendable {
     let idleWait = Duration.milliseconds(200)
     /// Where idle slots wait; the listener (``announcements``) wakes them when work is announced.
     private let idleSlots = IdleSlots()
+    /// The cancels the listener heard, for the chunks claimed before it and not yet in flight.
+    private let heardCancels = HeardCancels()
+    /// The job the slots last claimed a chunk of, read once while its record does not change.
+    private let claimedJobs = ClaimedJobs()
 
     /// Hears the cancels and new work announced through the store (PostgreSQL's `LISTEN`), so that a
     /// chunk of a cancelled job stops at its next stop check rather than at its next renewal, and an
@@ -122,6 +126,9 @@ final class LeaseWorker: Sendable {
             do {
                 let heard = try listener.announcements(until: .now + Self.listenInterval)
                 if !heard.work.isEmpty { idleSlots.wakeAll() }
+                // Noted before the chunks in flight are looked at, which a slot's chunk joins before
+                // it looks here (``run(_:claimedAt:answeredAt:cancelsHeard:slot:)``): either finds it.
+                if !heard.cancels.isEmpty { heardCancels.heard(heard.cancels) }
                 let stopping = inFlight.withLock { $0.values.filter { heard.cancels.contains($0.lease.jobID) }.map(\.heartbeat) }
                 for heartbeat in stopping { heartbeat.cancelRequested() }
             } catch {
@@ -158,6 +165,7 @@ final class LeaseWorker: Sendable {
             journalPending()
             let claimed: ChunkLease?
             let announced = idleSlots.generation
+            let cancelsHeard = heardCancels.count
             let asked = ContinuousClock.now
             do {
                 claimed = try store.claimChunk(worker: name, lease: lease, job: job, hasGPU: hasGPU)
@@ -170,7 +178,7 @@ final class LeaseWorker: Sendable {
                 await idleSlots.wait(upTo: idleWait, unlessAnnouncedSince: announced)
                 continue
             }
-            await run(claimed, claimedAt: asked, answeredAt: .now, slot: slot)
+            await run(claimed, claimedAt: asked, answeredAt: .now, cancelsHeard: cancelsHeard, slot: slot)
         }
     }
 
@@ -187,22 +195,27 @@ final class LeaseWorker: Sendable {
     /// - Parameters:
     ///   - claimedAt: when the claim was asked for: the lease began no sooner.
     ///   - answeredAt: when the claim's answer came: the lease began no later.
+    ///   - cancelsHeard: how many cancels the listener had heard before the claim was asked for.
     private func run(_ claimed: ChunkLease, claimedAt: ContinuousClock.Instant, answeredAt: ContinuousClock.Instant,
-                     slot: Int) async {
-        guard let job = try? store.job(claimed.jobID) else { return giveBack(claimed) }
-        if claimed.chunkIndex == ChunkLease.packageIndex, let bad = try? failedItems(of: job), !bad.isEmpty {
+                     cancelsHeard: UInt64, slot: Int) async {
+        // The package stage reads the job as it is now: it completes the job from its progress.
+        let isPackage = claimed.chunkIndex == ChunkLease.packageIndex
+        guard let job = try? isPackage ? store.job(claimed.jobID) : claimedJobs.job(of: claimed, in: store) else {
+            return giveBack(claimed)
+        }
+        if isPackage, let bad = try? failedItems(of: job), !bad.isEmpty {
             return endWithBadItems(job, bad, package: claimed)
         }
         let task = ContinuedTask(request: job.request, progress: job.progress)
         let heartbeat = Heartbeat(store: renewals, lease: claimed, task: task, claimedAt: claimedAt)
         inFlight.withLock { $0[slot] = (claimed, task, heartbeat) }
         defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }
-        // A cancel asked for since the job's last chunk, announced before this one was in flight:
-        // the chunk stops at once, is given back, and the job is paused.
-        if (try? store.isCancelRequested(job.id)) == true { heartbeat.cancelRequested() }
+        // A cancel asked for since the job's last chunk, which the claim read or the listener heard
+        // before this chunk was in flight: the chunk stops at once, is given back, and the job is paused.
+        if claimed.cancelRequested || heardCancels.wasHeard(job.id, since: cancelsHeard) { heartbeat.cancelRequested() }
         let result: Result<Checkpoint, any Error>
         do {
-            result = .success(claimed.chunkIndex == ChunkLease.packageIndex
+            result = .success(isPackage
                 ? try await scheduler.publishLeasedJob(job, packageIndex: claimed.chunkIndex, output: claimed.outputName, task: task)
                 : try await scheduler.runLeasedChunk(claimed.chunkIndex, plan: claimed.plan, of: job, output: claimed.outputName,
                                                      task: task, leavesUnreachableInputsToOthers: retriesElsewhere(claimed)))

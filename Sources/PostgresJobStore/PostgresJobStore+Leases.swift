@@ -18,7 +18,10 @@ extension PostgresJobStore: LeasingJobStore {
     /// chunks go to any worker.
     ///
     /// One statement, so one round trip: the claim and its journal entry commit together, without
-    /// waiting for the WAL flush (the claimer waits for no disk). A claim lost in a crash of the
+    /// waiting for the WAL flush (the claimer waits for no disk). The lease also says whether the
+    /// job was asked to stop and which version of the job's record is current
+    /// (``ChunkLease/cancelRequested``, ``ChunkLease/jobVersion``), so that the worker need not
+    /// read either before the chunk starts. A claim lost in a crash of the
     /// server leaves the chunk as it was, to be claimed again under the same epoch; the claim's
     /// random token (``ChunkLease/token``), which every later statement of the lease must match and
     /// which names its output, keeps the two claims apart: the first one's renewal finds its lease
@@ -50,7 +53,7 @@ extension PostgresJobStore: LeasingJobStore {
                 jobID: JobID(rawValue: id), chunkIndex: try row["idx"],
                 plan: try PostgresJobRow.decode(PlannedChunk.self, row["plan"], column: "chunk plan", job: id),
                 epoch: try row["epoch"], attempt: try row["attempt"], failures: try row["failures"], worker: worker,
-                duration: lease, token: token)
+                duration: lease, token: token, cancelRequested: try row["cancel_requested"], jobVersion: try row["job_version"])
         }
     }
 
@@ -238,7 +241,10 @@ extension PostgresJobStore.Statements {
     private static let gpu = TaskResources.gpu.rawValue
     /// `$1` the job or NULL, `$2` the worker, `$3` the lease in seconds, `$4` whether the worker has
     /// a GPU, `$5` the journal's time, `$6` the claim's token. A queued job whose chunk is claimed is
-    /// running from then on. A claim does not wait for the WAL flush: `set_config(…, true)` in its
+    /// running from then on. Besides the lease, returns whether the job was asked to stop and the
+    /// version of its record (`job_version`: the row's `xmin`, the transaction that wrote its current
+    /// version, which every update of the row replaces; read before this claim's own update of a
+    /// queued job, so the next claim reports a newer one). A claim does not wait for the WAL flush: `set_config(…, true)` in its
     /// result turns `synchronous_commit` off for the statement's own transaction, which commits
     /// after it (one round trip, where `SET LOCAL` would need a transaction block around it).
     /// Jobs are read in queue order and, for each, its first free
@@ -247,7 +253,7 @@ extension PostgresJobStore.Statements {
     /// so a claim costs the same in a job of any size.
     static let claimChunk = PreparedStatement("mediajob_claim_chunk", """
         WITH next AS (
-            SELECT c.job_id, c.idx, c.previous_owner
+            SELECT c.job_id, c.idx, c.previous_owner, j.xmin::text::bigint AS job_version
             FROM jobs j CROSS JOIN LATERAL (
                 SELECT c.job_id, c.idx, c.lease_owner AS previous_owner
                 FROM chunks c
@@ -270,7 +276,7 @@ extension PostgresJobStore.Statements {
                 attempt = c.attempt + CASE WHEN next.previous_owner IS NULL THEN 0 ELSE 1 END,
                 lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3), lease_token = $6
             FROM next WHERE c.job_id = next.job_id AND c.idx = next.idx
-            RETURNING c.job_id, c.idx, c.plan, c.epoch, c.attempt, c.failures, next.previous_owner
+            RETURNING c.job_id, c.idx, c.plan, c.epoch, c.attempt, c.failures, next.previous_owner, next.job_version
         ), started AS (
             UPDATE jobs j SET state = 'running', updated_at = $5
             FROM claimed WHERE j.id = claimed.job_id AND j.state = 'queued'
@@ -281,7 +287,9 @@ extension PostgresJobStore.Statements {
                 'rescued_from', previous_owner))::text
             FROM claimed
         )
-        SELECT job_id, idx, plan, epoch, attempt, failures, set_config('synchronous_commit', 'off', true) AS unflushed
+        SELECT job_id, idx, plan, epoch, attempt, failures, job_version,
+            EXISTS (SELECT 1 FROM cancel_requests r WHERE r.job_id = claimed.job_id) AS cancel_requested,
+            set_config('synchronous_commit', 'off', true) AS unflushed
         FROM claimed
         """)
     /// The chunk a claim by worker `$2` with token `$1` holds, still leased, with ``claimChunk``'s
@@ -289,7 +297,10 @@ extension PostgresJobStore.Statements {
     /// (``PostgresJobStore/claimChunk(worker:lease:job:hasGPU:)``). The lease columns are not
     /// indexed, so that renewals stay cheap: this reads the unfinished chunks, on such a retry only.
     static let claimedChunk = PreparedStatement("mediajob_claimed_chunk", """
-        SELECT job_id, idx, plan, epoch, attempt, failures FROM chunks
+        SELECT job_id, idx, plan, epoch, attempt, failures,
+            (SELECT j.xmin::text::bigint FROM jobs j WHERE j.id = chunks.job_id) AS job_version,
+            EXISTS (SELECT 1 FROM cancel_requests r WHERE r.job_id = chunks.job_id) AS cancel_requested
+        FROM chunks
         WHERE lease_token = $1 AND lease_owner = $2 AND NOT done AND lease_expires_at > now()
         """)
     /// Gives a chunk whose worker (`$4`) could not open an input back with one more failure and

@@ -20,12 +20,13 @@ extension SQLiteJobStore: LeasingJobStore {
                     (id: try row.text("job_id"), index: try row.integer("idx"), previous: try row.optionalText("previous_owner"))
                 }.first
             guard let found else { return nil }
+            let cancelRequested = try Self.isCancelRequested(JobID(rawValue: found.id), in: database)
             let taken = try database.prepare(Statements.claim)
                 .rows([.text(found.id), .integer(found.index), .text(worker), .real(lease.seconds)]) { row in
                     ChunkLease(jobID: JobID(rawValue: found.id), chunkIndex: Int(found.index),
                                plan: try JobRow.decode(PlannedChunk.self, row.blob("plan")), epoch: try row.integer("epoch"),
                                attempt: Int(try row.integer("attempt")), failures: Int(try row.integer("failures")),
-                               worker: worker, duration: lease)
+                               worker: worker, duration: lease, cancelRequested: cancelRequested)
                 }.first
             guard let claimed = taken else { return nil }
             // A queued job is running from its first claim on.
@@ -42,9 +43,7 @@ extension SQLiteJobStore: LeasingJobStore {
         try write { database in
             try database.prepare(Statements.renew).run(Self.holding(lease) + [.real(lease.duration.seconds)])
             guard database.changes == 1 else { return .lost }
-            let asked = try database.prepare("SELECT 1 AS asked FROM cancel_requests WHERE job_id = ?1")
-                .rows([.text(lease.jobID.rawValue)]) { _ in true }
-            return .renewed(cancelRequested: !asked.isEmpty)
+            return .renewed(cancelRequested: try Self.isCancelRequested(lease.jobID, in: database))
         }
     }
 

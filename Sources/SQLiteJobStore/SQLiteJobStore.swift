@@ -234,7 +234,12 @@ public final class SQLiteJobStore: JobStore {
     }
 
     public func isCancelRequested(_ id: JobID) throws -> Bool {
-        try read { try !$0.prepare("SELECT 1 FROM cancel_requests WHERE job_id = ?1").rows([.text(id.rawValue)]) { _ in true }.isEmpty }
+        try read { try Self.isCancelRequested(id, in: $0) }
+    }
+
+    /// Whether a stop of job `id` was asked for and not yet acted on, inside the caller's transaction.
+    static func isCancelRequested(_ id: JobID, in database: SQLiteDatabase) throws -> Bool {
+        try !database.prepare("SELECT 1 FROM cancel_requests WHERE job_id = ?1").rows([.text(id.rawValue)]) { _ in true }.isEmpty
     }
 
     public func costHistory(kind: String) throws -> [Stage: Double] {
