@@ -17,7 +17,7 @@ let unitTests: [Target] = [
     .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit", "MediaTestKit"]),
     .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
     .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
-    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI", "MediaCommands"]),
+    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI", "MediaCommands", "JobEngine", "EngineTestKit"]),
 ]
 
 /// Integration tests: they run the built `mediajob` (as root and as nobody, under strace, on a small
