@@ -41,6 +41,14 @@ public protocol LeasingJobStore: JobStore {
     /// - Returns: `.committed`, or `.refused` (delete the output: it is not the chunk's).
     func commit(_ lease: ChunkLease, checkpoint: Checkpoint) throws -> LeaseCommit
 
+    /// Commits every entry of `batch` as ``commit(_:checkpoint:)`` commits one, answering each as
+    /// that would: `.committed`, `.refused` (journalled), or the error that kept it from landing;
+    /// the same batch again answers `.committed` for the entries that landed. A store may land the
+    /// chunks' entries together, in one transaction that waits for one flush for all of them (the
+    /// PostgreSQL store); each entry is durable before its answer says `.committed`.
+    /// - Returns: one answer per entry, in `batch`'s order.
+    func commit(_ batch: [(lease: ChunkLease, checkpoint: Checkpoint)]) -> [Result<LeaseCommit, any Error>]
+
     /// Records that the chunk under `lease` failed, if `lease` still holds it, and journals
     /// `chunk_failed` with the message. ``ChunkFailure/elsewhere(_:)`` gives the chunk back with one
     /// more failure (``ChunkLease/failures``); its worker claims it again only once the lease's
@@ -82,6 +90,12 @@ public protocol LeasingJobStore: JobStore {
 }
 
 extension LeasingJobStore {
+    /// Commits the entries one by one, each in a transaction of its own (the SQLite store's way:
+    /// one writer at a time, whose commits cost no network round trip).
+    public func commit(_ batch: [(lease: ChunkLease, checkpoint: Checkpoint)]) -> [Result<LeaseCommit, any Error>] {
+        batch.map { entry in Result { try commit(entry.lease, checkpoint: entry.checkpoint) } }
+    }
+
     /// The package stage's index among its job's chunks (``ChunkLease/packageIndex``).
     public static var packageIndex: Int { ChunkLease.packageIndex }
 

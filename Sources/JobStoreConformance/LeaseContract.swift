@@ -35,7 +35,7 @@ public struct LeaseContract: Sendable, CustomTestStringConvertible {
     public var testDescription: String { name }
 
     /// Every clause.
-    public static let all: [LeaseContract] = claims + rescues + packages + failures + workers
+    public static let all: [LeaseContract] = claims + batches + rescues + packages + failures + workers
 }
 
 /// A wait for a lease to run out by the store's clock passed its deadline.

@@ -93,18 +93,66 @@ extension PostgresJobStore: LeasingJobStore {
         if lease.chunkIndex == Self.packageIndex {
             return try commitPackage(lease, checkpoint: checkpoint)
         }
+        let committed = try statement { connection in try Self.markDone(lease, checkpoint, on: connection) }
+        return committed ? .committed : try refuse(lease)
+    }
+
+    /// Commits the batch's chunks in one transaction, so that one WAL flush makes them all durable
+    /// (a worker's committer hands its slots' commits over this way), and each package stage on its
+    /// own path (``commit(_:checkpoint:)``, as is a chunk alone in its batch: one round trip). Each entry is answered as ``commit(_:checkpoint:)``
+    /// answers it; a refused entry is journalled in the same transaction and leaves the others to
+    /// land. When the transaction fails, every chunk of it is answered with that error and none
+    /// landed. Run again after its reply was lost, the transaction finds its chunks done with their
+    /// outputs and says `.committed` for them.
+    ///
+    /// The chunks' statements run in the order of the rows they share with other workers' commits
+    /// (job, then its `job_progress` shard), so that two batches take those locks in one order; a
+    /// deadlock the server still finds (two batches learning costs of two stages in opposite
+    /// orders) is a lost race, and the transaction runs again.
+    /// - Returns: one answer per entry, in `batch`'s order.
+    public func commit(_ batch: [(lease: ChunkLease, checkpoint: Checkpoint)]) -> [Result<LeaseCommit, any Error>] {
+        let chunks = batch.indices.filter { batch[$0].lease.chunkIndex != Self.packageIndex }
+            .sorted { Self.lockOrder(of: batch[$0].lease) < Self.lockOrder(of: batch[$1].lease) }
+        var answers: [Int: Result<LeaseCommit, any Error>] = [:]
+        if chunks.count == 1, let index = chunks.first {
+            answers[index] = Result { try commit(batch[index].lease, checkpoint: batch[index].checkpoint) }
+        } else if !chunks.isEmpty {
+            do {
+                let landed = try transaction { connection in
+                    try chunks.map { index in
+                        let (lease, checkpoint) = batch[index]
+                        return try Self.markDone(lease, checkpoint, on: connection) ? LeaseCommit.committed
+                            : try Self.refusal(of: lease, on: connection)
+                    }
+                }
+                for (index, answer) in zip(chunks, landed) { answers[index] = .success(answer) }
+            } catch {
+                for index in chunks { answers[index] = .failure(error) }
+            }
+        }
+        return batch.indices.map { index in
+            answers[index] ?? Result { try commitPackage(batch[index].lease, checkpoint: batch[index].checkpoint) }
+        }
+    }
+
+    /// Where a chunk's commit stands among a batch's: by job, then by its `job_progress` shard.
+    private static func lockOrder(of lease: ChunkLease) -> (String, Int, Int) {
+        (lease.jobID.rawValue, lease.chunkIndex % progressShards, lease.chunkIndex)
+    }
+
+    /// Marks the chunk done under `lease` with everything its commit records
+    /// (``Statements/commitChunkWithProgress``), on `connection`, in its transaction or as one of its own.
+    /// - Returns: whether the lease still held the chunk (nothing changed when it did not).
+    private static func markDone(_ lease: ChunkLease, _ checkpoint: Checkpoint, on connection: Connection) throws -> Bool {
         let skipped = String(decoding: try PostgresJobRow.encode(checkpoint.skipped.map { ["item": $0.item, "reason": $0.reason] }),
                              as: UTF8.self)
-        let committed = try statement { connection in
-            try connection.query(
-                Statements.commitChunkWithProgress, lease.jobID.rawValue, lease.chunkIndex, lease.epoch, lease.worker,
-                checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName,
-                try PostgresJobRow.encode(checkpoint.progress), checkpoint.progress.fraction, checkpoint.kind,
-                checkpoint.stage.rawValue, checkpoint.progress.costs.estimate(for: checkpoint.stage), skipped,
-                BadItem.Outcome.skipped.rawValue, lease.token
-            ).isEmpty == false
-        }
-        return committed ? .committed : try refuse(lease)
+        return try connection.query(
+            Statements.commitChunkWithProgress, lease.jobID.rawValue, lease.chunkIndex, lease.epoch, lease.worker,
+            checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName,
+            try PostgresJobRow.encode(checkpoint.progress), checkpoint.progress.fraction, checkpoint.kind,
+            checkpoint.stage.rawValue, checkpoint.progress.costs.estimate(for: checkpoint.stage), skipped,
+            BadItem.Outcome.skipped.rawValue, lease.token
+        ).isEmpty == false
     }
 
     /// The package stage's commit: marks it done and completes the job, in one transaction.
@@ -129,17 +177,20 @@ extension PostgresJobStore: LeasingJobStore {
     /// output already (the same commit, applied, whose acknowledgement was lost with the connection:
     /// refusing it would make the worker delete a committed output), else `.refused`, journalled.
     private func refuse(_ lease: ChunkLease) throws -> LeaseCommit {
-        try transaction { connection in
-            let current = try connection.query(Statements.chunkOutput, lease.jobID.rawValue, lease.chunkIndex).first
-            if let current, try current["done"] as Bool, try current["output"] as String? == lease.outputName {
-                return .committed
-            }
-            try Self.append(JournalEntry(jobID: lease.jobID, event: .commitRefused, detail: [
-                "chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
-                "output": lease.outputName,
-            ]), on: connection)
-            return .refused
+        try transaction { connection in try Self.refusal(of: lease, on: connection) }
+    }
+
+    /// What a commit that marked nothing says (``refuse(_:)``), inside the caller's transaction.
+    private static func refusal(of lease: ChunkLease, on connection: Connection) throws -> LeaseCommit {
+        let current = try connection.query(Statements.chunkOutput, lease.jobID.rawValue, lease.chunkIndex).first
+        if let current, try current["done"] as Bool, try current["output"] as String? == lease.outputName {
+            return .committed
         }
+        try append(JournalEntry(jobID: lease.jobID, event: .commitRefused, detail: [
+            "chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
+            "output": lease.outputName,
+        ]), on: connection)
+        return .refused
     }
 
     /// Records that the chunk under `lease` failed, if `lease` still holds it, in one transaction

@@ -92,6 +92,27 @@ struct LostLeaseReplyTests {
         }
     }
 
+    @Test func aBatchWhoseReplyWasLostSaysWhatEachOfItsCommitsDidAndRecordsEachOnce() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(unitsTotal: 3), chunks: makeChunks(3))
+            let leases = try (0..<3).map { _ in try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id)) }
+            #expect(try store.release(leases[1]))
+            let taken = try #require(try schema.openStore().claimChunk(worker: "other", lease: .seconds(60), job: job.id))
+            store.dropReplies(1)
+            let answers = store.commit(leases.map { (lease: $0, checkpoint: done($0, of: job)) })
+            #expect(answers.map { try? $0.get() } == [.committed, .refused, .committed],
+                    "the run again found chunks 0 and 2 done with its outputs, and chunk 1 another worker's")
+            let checkpoints = try store.journal(of: job.id).filter { $0.event == .checkpoint }.compactMap { $0.detail["chunk"] }
+            #expect(checkpoints.sorted() == ["0", "2"], "each committed once")
+            #expect(try store.commit(taken, checkpoint: done(taken, of: job)) == .committed)
+            let package = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            #expect(try store.commit(package, checkpoint: done(package, of: job)) == .committed)
+            let check = LeaseJournalCheck(try store.journal(of: job.id), chunkKeys: [0: "c0", 1: "c1", 2: "c2", -1: "package"])
+            #expect(check.violations == [])
+        }
+    }
+
     /// The indexes of the chunks some worker holds a lease on.
     private func leasedChunks(_ schema: PostgresTestSchema) throws -> [Int] {
         try schema.connect().query("SELECT idx FROM chunks WHERE lease_owner IS NOT NULL ORDER BY idx")
