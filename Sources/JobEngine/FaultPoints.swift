@@ -37,9 +37,13 @@ package enum FaultPoints {
         case plan
         /// A chunk is about to start its work (after the runner's check for a stop).
         case chunk
-        /// A worker's chunk (or package stage) is done and its heartbeat has stopped: its commit
-        /// under the lease is next.
+        /// A worker's chunk (or package stage) is done under a lease still held: its commit is
+        /// handed to the worker's committer next (the slot claims nothing more until then).
         case leaseCommit = "lease.commit"
+        /// A worker's committer is about to land a commit handed over (one pass per commit of its
+        /// batch): the slot that handed it over may be running its next chunk, and the chunk's
+        /// heartbeat renews its lease until the commit landed.
+        case leaseCommitBatch = "lease.commit-batch"
         /// A video segment's encoder has its memory from the encoder budget; its decoder and
         /// encoder open next.
         case encoder

@@ -4,7 +4,8 @@ import JobEngine
 import Synchronization
 import TaskContract
 
-/// Keeps a chunk's lease while the chunk runs, and fences the worker when it cannot: the chunk is
+/// Keeps a chunk's lease while the chunk runs and until its commit landed (``end()``), and fences
+/// the worker when it cannot: the chunk is
 /// stopped (its task expired) once the lease, as last renewed, is about to run out by this
 /// process's monotonic clock, whatever the renewal in progress is doing.
 ///
@@ -75,6 +76,11 @@ final class Heartbeat: Sendable {
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
         return ending
+    }
+
+    /// Whether the lease was lost, or about to be with no renewal: the chunk was fenced.
+    var isLost: Bool {
+        state.withLock { $0.ending == .lost }
     }
 
     /// The job was asked to stop (a renewal said so, or the cancel was announced): the chunk stops

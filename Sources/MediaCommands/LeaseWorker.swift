@@ -9,21 +9,27 @@ import TaskContract
 /// A worker's loop (`mediajob worker`, and the process that submitted a job): its slots claim
 /// chunks of any job in a shared store (PostgreSQL across machines, or the state folder's SQLite
 /// store on one), or of one job only, run them through the job's kind, renew each lease every
-/// third of its length, and commit under the lease's epoch (DESIGN.md §10).
+/// third of its length, and commit under the lease's epoch (DESIGN.md §10). A slot hands a finished
+/// chunk's commit to the worker's ``LeaseCommitter`` and claims its next chunk at once; the
+/// chunk's lease is renewed, and the chunk counts as in flight, until its commit landed.
 ///
 /// A chunk whose lease could not be renewed before it ran out (the database was unreachable, or
 /// another worker took the chunk over) is stopped and never committed: the worker fences itself
 /// (``Heartbeat``). A cancel announced through the store stops the chunks of that job at their next
 /// stop check (``announcements``); renewals report it too. Renewals go through a connection of their own
 /// (``renewals``), so a claim or commit waiting on the store never holds a lease's renewal up.
-/// A stop (SIGINT/SIGTERM) ends claiming and lets the chunks in flight reach their boundary; a
-/// second one gives their leases back at once and ends the process.
+/// A stop (SIGINT/SIGTERM) ends claiming and lets the chunks in flight reach their boundary and their
+/// commits land; a second one gives their leases back at once (those of commits not landed too) and
+/// ends the process.
 final class LeaseWorker: Sendable {
     let scheduler: JobScheduler
     let store: any LeasingJobStore
     /// Where leases are renewed and the worker announces itself: the same store on a connection of
-    /// its own (``StoreLocation/renewalStore()``), or ``store`` itself where there is none.
+    /// its own (``StoreLocation/storeOnItsOwnConnection()``), or ``store`` itself where there is none.
     let renewals: any LeasingJobStore
+    /// Lands the chunks' commits, on a connection of the store's own where there is one
+    /// (``StoreLocation/storeOnItsOwnConnection()``), so that claims never wait behind a flush.
+    let commits: LeaseCommitter
     /// Who claims, in the journal: host and process.
     let name: String
     let slots: Int
@@ -52,16 +58,20 @@ final class LeaseWorker: Sendable {
 
     private let stopping = Atomic(false)
     private let workEnded = Atomic(false)
-    private let inFlight = Mutex<[Int: (lease: ChunkLease, task: ContinuedTask, heartbeat: Heartbeat)]>([:])
+    /// The chunks claimed and not yet ended, each under its heartbeat's identity: those running, and
+    /// those whose commit was handed over and has not landed (`committing`).
+    let inFlight = Mutex<[ObjectIdentifier: (lease: ChunkLease, task: ContinuedTask, heartbeat: Heartbeat, committing: Bool)]>([:])
     /// Journal entries written while the store was out of reach (a fenced chunk's stop), appended
     /// before the next claim and as the worker ends.
     private let unjournalled = Mutex<[JournalEntry]>([])
 
-    init(scheduler: JobScheduler, store: any LeasingJobStore, renewals: (any LeasingJobStore)? = nil, slots: Int, lease: Duration,
-         hasGPU: Bool, job: JobID? = nil, announcements: AnnouncementListener? = nil, console: Console) {
+    init(scheduler: JobScheduler, store: any LeasingJobStore, renewals: (any LeasingJobStore)? = nil,
+         commits: (any LeasingJobStore)? = nil, slots: Int, lease: Duration, hasGPU: Bool, job: JobID? = nil,
+         announcements: AnnouncementListener? = nil, console: Console) {
         self.scheduler = scheduler
         self.store = store
         self.renewals = renewals ?? store
+        self.commits = LeaseCommitter(store: commits ?? store, bound: LeaseCommitter.bound(slots: slots))
         self.name = "\(ProcessInfo.processInfo.hostName):\(getpid())"
         self.slots = slots
         self.lease = lease
@@ -75,8 +85,14 @@ final class LeaseWorker: Sendable {
     func run() async {
         let signals = StopSignals(first: { [self] in
             stop()
-            console.err("Stopping: no more claims; finishing \(Plural.of(inFlight.withLock { $0.count }, "chunk")) in flight "
-                + "(stop again to give them back at once).")
+            let (running, committing) = inFlight.withLock { chunks in
+                chunks.values.reduce(into: (0, 0)) { counts, chunk in
+                    if chunk.committing { counts.1 += 1 } else { counts.0 += 1 }
+                }
+            }
+            console.err("Stopping: no more claims; finishing \(Plural.of(running, "chunk")) in flight"
+                + (committing > 0 ? " and landing \(Plural.of(committing, "commit"))" : "")
+                + " (stop again to give them back at once).")
         }, second: { [self] in releaseAtOnce() })
         defer { signals.cancel() }
         announce()
@@ -109,12 +125,13 @@ final class LeaseWorker: Sendable {
     }
 
     /// Runs the slots until ``stop()`` (and, for one job only, until that job is no longer queued
-    /// or running); returns once every slot reached its boundary.
+    /// or running); returns once every slot reached its boundary and every commit landed.
     func work() async {
         if let announcements { Thread.detachNewThread { [self] in hearAnnouncements(on: announcements) } }
         await withTaskGroup(of: Void.self) { group in
-            for slot in 0..<slots { group.addTask { await self.work(slot: slot) } }
+            for _ in 0..<slots { group.addTask { await self.runSlot() } }
         }
+        commits.finish()
         workEnded.store(true, ordering: .sequentiallyConsistent)
     }
 
@@ -127,7 +144,7 @@ final class LeaseWorker: Sendable {
                 let heard = try listener.announcements(until: .now + Self.listenInterval)
                 if !heard.work.isEmpty { idleSlots.wakeAll() }
                 // Noted before the chunks in flight are looked at, which a slot's chunk joins before
-                // it looks here (``run(_:claimedAt:answeredAt:cancelsHeard:slot:)``): either finds it.
+                // it looks here (``run(_:claimedAt:answeredAt:cancelsHeard:)``): either finds it.
                 if !heard.cancels.isEmpty { heardCancels.heard(heard.cancels) }
                 let stopping = inFlight.withLock { $0.values.filter { heard.cancels.contains($0.lease.jobID) }.map(\.heartbeat) }
                 for heartbeat in stopping { heartbeat.cancelRequested() }
@@ -159,8 +176,8 @@ final class LeaseWorker: Sendable {
         return held.count
     }
 
-    /// One slot: claim, run, commit, until stopped (or until the one job it works on ended).
-    private func work(slot: Int) async {
+    /// One slot: claim, run, hand the commit over, until stopped (or until the one job it works on ended).
+    private func runSlot() async {
         while !stopping.load(ordering: .sequentiallyConsistent) {
             journalPending()
             let claimed: ChunkLease?
@@ -178,7 +195,7 @@ final class LeaseWorker: Sendable {
                 await idleSlots.wait(upTo: idleWait, unlessAnnouncedSince: announced)
                 continue
             }
-            await run(claimed, claimedAt: asked, answeredAt: .now, cancelsHeard: cancelsHeard, slot: slot)
+            await run(claimed, claimedAt: asked, answeredAt: .now, cancelsHeard: cancelsHeard)
         }
     }
 
@@ -191,13 +208,13 @@ final class LeaseWorker: Sendable {
         }
     }
 
-    /// Runs one leased chunk (or package stage) and commits it, or gives it back.
+    /// Runs one leased chunk (or package stage) and hands its commit over, or gives it back.
     /// - Parameters:
     ///   - claimedAt: when the claim was asked for: the lease began no sooner.
     ///   - answeredAt: when the claim's answer came: the lease began no later.
     ///   - cancelsHeard: how many cancels the listener had heard before the claim was asked for.
     private func run(_ claimed: ChunkLease, claimedAt: ContinuousClock.Instant, answeredAt: ContinuousClock.Instant,
-                     cancelsHeard: UInt64, slot: Int) async {
+                     cancelsHeard: UInt64) async {
         // The package stage reads the job as it is now: it completes the job from its progress.
         let isPackage = claimed.chunkIndex == ChunkLease.packageIndex
         guard let job = try? isPackage ? store.job(claimed.jobID) : claimedJobs.job(of: claimed, in: store) else {
@@ -208,8 +225,7 @@ final class LeaseWorker: Sendable {
         }
         let task = ContinuedTask(request: job.request, progress: job.progress)
         let heartbeat = Heartbeat(store: renewals, lease: claimed, task: task, claimedAt: claimedAt)
-        inFlight.withLock { $0[slot] = (claimed, task, heartbeat) }
-        defer { inFlight.withLock { _ = $0.removeValue(forKey: slot) } }
+        inFlight.withLock { $0[ObjectIdentifier(heartbeat)] = (claimed, task, heartbeat, false) }
         // A cancel asked for since the job's last chunk, which the claim read or the listener heard
         // before this chunk was in flight: the chunk stops at once, is given back, and the job is paused.
         if claimed.cancelRequested || heardCancels.wasHeard(job.id, since: cancelsHeard) { heartbeat.cancelRequested() }
@@ -222,25 +238,24 @@ final class LeaseWorker: Sendable {
         } catch {
             result = .failure(error)
         }
+        if case .success(let checkpoint) = result, !heartbeat.isLost {
+            return handOver(claimed, checkpoint, of: job, heartbeat: heartbeat)
+        }
         let stopped = (at: Date(), afterClaim: answeredAt.duration(to: .now))
+        defer { ended(heartbeat) }
         let ending = heartbeat.end()
         // Self-fencing: once the lease is lost the chunk may be another worker's, and nothing of
         // this run counts, not even its failure (the job may be complete by now).
-        guard ending != .lost, result.isSuccess || (try? store.renew(claimed)) != .lost else {
+        guard case .failure(let error) = result, ending != .lost, (try? store.renew(claimed)) != .lost else {
             return fenced(claimed, in: job, stoppedAt: stopped.at, afterClaim: stopped.afterClaim)
         }
-        switch result {
-        case .success(let checkpoint):
-            commit(claimed, checkpoint, of: job)
-        case .failure where task.isExpired:
-            discardOutputs(of: claimed, in: job)
+        discardOutputs(of: claimed, in: job)
+        if task.isExpired {
             giveBack(claimed)
             if ending == .cancelRequested { pause(job) }
-        case .failure(let error):
-            discardOutputs(of: claimed, in: job)
-            if let items = Self.itemFailures(in: error) {
-                return failChunk(claimed, of: job, items)
-            }
+        } else if let items = Self.itemFailures(in: error) {
+            failChunk(claimed, of: job, items)
+        } else {
             fail(job, chunk: claimed, error)
         }
     }
@@ -298,31 +313,6 @@ final class LeaseWorker: Sendable {
         fail(job, chunk: claimed, ItemFailures(failures: items))
     }
 
-    /// Commits a chunk that ran under `claimed`; a refused commit (the lease's epoch is no longer
-    /// the chunk's) removes the outputs, which are not the chunk's, and the store journals it.
-    private func commit(_ claimed: ChunkLease, _ checkpoint: Checkpoint, of job: JobRecord) {
-        do {
-            try FaultPoints.step(.leaseCommit, operation: "commit", path: claimed.outputName) {}
-            switch try store.commit(claimed, checkpoint: checkpoint) {
-            case .committed where claimed.chunkIndex == ChunkLease.packageIndex:
-                scheduler.removeWorkspace(of: job)
-            case .committed:
-                break
-            case .refused:
-                console.err("Worker \(name): the commit of chunk \(claimed.chunkIndex) of job \(claimed.jobID.short) was "
-                    + "refused (epoch \(claimed.epoch) lost its lease); its output \(claimed.outputName) is removed.")
-                discardOutputs(of: claimed, in: job)
-                // A job completed meanwhile had its workspace removed; writing the output made it again.
-                if let current = try? store.job(job.id), current.state == .completed || current.state == .discarded {
-                    scheduler.removeWorkspace(of: job)
-                }
-            }
-        } catch {
-            console.err("Worker \(name): could not commit chunk \(claimed.chunkIndex) of job \(claimed.jobID.short): "
-                + "\(error.personMessage); its lease will run out and another worker will redo it.")
-        }
-    }
-
     /// The chunk stopped because its lease was lost (or about to be, with no renewal): its output is
     /// removed at once, without the store, which may be out of reach; the stop is journalled
     /// (`fenced`, stamped when the chunk stopped, with how long after the claim's answer by the
@@ -357,7 +347,7 @@ final class LeaseWorker: Sendable {
     }
 
     /// Removes what the chunk wrote under `claimed`: none of it is the chunk's output.
-    private func discardOutputs(of claimed: ChunkLease, in job: JobRecord) {
+    func discardOutputs(of claimed: ChunkLease, in job: JobRecord) {
         do {
             try scheduler.discardLeasedOutputs(claimed.outputName, of: job)
         } catch {
@@ -406,11 +396,5 @@ final class LeaseWorker: Sendable {
         retire()
         console.err("Worker \(name) stopped at once: gave back \(Plural.of(count, "chunk")).")
         _exit(0)
-    }
-}
-
-extension Result {
-    fileprivate var isSuccess: Bool {
-        if case .success = self { true } else { false }
     }
 }

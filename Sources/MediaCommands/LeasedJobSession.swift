@@ -27,7 +27,8 @@ struct LeasedJobSession {
         let scheduler = session.scheduler
         let requiresGPU = handle.record.request.requiredResources.contains(.gpu)
         let location = try? context.storeLocation()
-        let worker = LeaseWorker(scheduler: scheduler, store: store, renewals: location?.renewalStore(),
+        let worker = LeaseWorker(scheduler: scheduler, store: store, renewals: location?.storeOnItsOwnConnection(),
+                                 commits: location?.storeOnItsOwnConnection(),
                                  slots: scheduler.leasedSlots(for: handle.record), lease: lease,
                                  hasGPU: requiresGPU && GPUSelection.current().renderer != nil, job: handle.id,
                                  announcements: location?.announcementListener(), console: context.console)

@@ -25,8 +25,9 @@ extension WorkerCommand: CommandWork {
         let scheduler = try context.openMediaScheduler()
         guard let store = scheduler.store as? any LeasingJobStore else { return ExitCode.failed }
         let location = try context.storeLocation()
-        await LeaseWorker(scheduler: scheduler, store: store, renewals: location.renewalStore(), slots: slots, lease: lease,
-                          hasGPU: hasGPU, announcements: location.announcementListener(), console: context.console).run()
+        await LeaseWorker(scheduler: scheduler, store: store, renewals: location.storeOnItsOwnConnection(),
+                          commits: location.storeOnItsOwnConnection(), slots: slots, lease: lease, hasGPU: hasGPU,
+                          announcements: location.announcementListener(), console: context.console).run()
         return ExitCode.completed
     }
 }

@@ -49,13 +49,13 @@ package enum StoreLocation: Equatable {
         return try? AnnouncementListener(connectionString)
     }
 
-    /// A second connection to this store for a worker's lease renewals and announcements, so that
-    /// they never wait behind its claims and commits (one waiting on a lock another session holds),
-    /// nor these behind them (a renewal on a link gone silent, until `tcp_user_timeout`). Same
-    /// connection string, so the same keepalives, and a lost connection is remade with backoff as
-    /// the store's is. `nil` for SQLite (one writer at a time whatever the connection) or when no
-    /// connection can be made now: the worker then renews through its store.
-    package func renewalStore() -> (any LeasingJobStore)? {
+    /// This store on a connection of its own, for a worker's lease renewals and announcements, or
+    /// for its commits, so that they never wait behind its claims (one waiting on a lock another
+    /// session holds, or a commit on its WAL flush), nor these behind them (a renewal on a link gone
+    /// silent, until `tcp_user_timeout`). Same connection string, so the same keepalives, and a lost
+    /// connection is remade with backoff as the store's is. `nil` for SQLite (one writer at a time
+    /// whatever the connection) or when no connection can be made now: the worker then uses its store.
+    package func storeOnItsOwnConnection() -> (any LeasingJobStore)? {
         guard case .postgres(let connectionString) = self else { return nil }
         return try? PostgresJobStore(connectionString)
     }

@@ -4,9 +4,12 @@
 //   lease-bench URL --workers N --chunks M
 //
 // Makes a schema of its own in the database URL names, stores one running job of M chunks, and
-// lets N threads, each with its own connection, claim and commit chunks until none is left (the
-// package stage included). Prints one JSON object: wall seconds, cycles per second, and the
-// claim latency's median and 99th percentile in milliseconds. Drops the schema afterwards.
+// lets N workers of one slot each claim chunks until none is left (the package stage included),
+// each on its own connection, and commit them as `mediajob worker` does: through a LeaseCommitter
+// of its own (on a second connection), which lands the commits waiting in one transaction while
+// the slot claims its next chunk, so the bench measures what a worker does. Prints one JSON
+// object: wall seconds (until every commit landed), cycles per second, and the claim latency's
+// median and 99th percentile in milliseconds. Drops the schema afterwards.
 import Dispatch
 import Foundation
 import JobEngine
@@ -47,27 +50,37 @@ do {
             PlannedChunk(key: "c\($0)", stage: .render)
         })
     let stores = try (0..<workers).map { _ in try PostgresJobStore(url, settings: settings) }
+    let committers = try (0..<workers).map { _ in
+        LeaseCommitter(store: try PostgresJobStore(url, settings: settings), bound: LeaseCommitter.bound(slots: 1))
+    }
     let latencies = Mutex<[Double]>([])
     let failures = Mutex<[String]>([])
     let clock = ContinuousClock()
     let start = clock.now
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        let store = stores[worker]
+        let store = stores[worker], committer = committers[worker]
         var snapshot = job.progress
         var mine: [Double] = []
         do {
             while true {
                 let asked = clock.now
-                guard let lease = try store.claimChunk(worker: "bench-\(worker)", lease: .seconds(30)) else { break }
+                guard let lease = try store.claimChunk(worker: "bench-\(worker)", lease: .seconds(30)) else {
+                    // The package stage is claimed once every chunk's commit landed.
+                    if committer.waitUntilLanded() { continue }
+                    break
+                }
                 mine.append((clock.now - asked) / .milliseconds(1))
                 snapshot.unitsDone += 1
-                _ = try store.commit(lease, checkpoint: Checkpoint(
+                committer.submit(lease, checkpoint: Checkpoint(
                     jobID: job.id, chunkIndex: lease.chunkIndex, stage: lease.plan.stage, kind: job.kind, costSeconds: 0,
-                    executor: "cpu", progress: snapshot))
+                    executor: "cpu", progress: snapshot)) { answer in
+                    if case .failure(let error) = answer { failures.withLock { $0.append("\(error)") } }
+                }
             }
         } catch {
             failures.withLock { $0.append("\(error)") }
         }
+        committer.finish()
         latencies.withLock { $0 += mine }
     }
     let seconds = (clock.now - start) / .seconds(1)
