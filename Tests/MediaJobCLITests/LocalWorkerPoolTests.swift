@@ -49,10 +49,11 @@ import Testing
         let hold = try HeldStep(in: fixture.folder, name: "doomed.fifo")
         let doomed = try fixture.start("worker", ["--slots", "1", "--lease", "1"], environment: hold.environment(point: point, hit: hit))
         try #require(hold.waitUntil(doomed, isHeldAt: "\(point) pass \(hit) of the doomed worker"))
+        let reader = try fixture.store()
+        if point == "chunk" { try await waitUntilDone(hit - 1, chunksOf: id, in: reader) }
         doomed.send(SIGKILL)
         #expect(doomed.finish("die of SIGKILL").status != 0)
         hold.release()
-        let reader = try fixture.store()
         let heldChunk = try #require(try chunksHeld(byProcess: doomed.pid, of: id, in: reader).first)
         #expect(try chunksHeld(byProcess: doomed.pid, of: id, in: reader) == [point == "publish" ? ChunkLease.packageIndex : selfTestClaimOrder(units: units)[hit - 1]],
                 "the killed worker died holding exactly the lease of the chunk it was held in")

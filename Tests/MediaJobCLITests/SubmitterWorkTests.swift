@@ -70,6 +70,7 @@ import Testing
             try #require(hold.waitUntil(submitter, isHeldAt: "the submitter's second chunk"))
             let reader = try PostgresJobStore(store)
             let id = try #require(try reader.jobs().first?.id)
+            try await waitUntilDone(1, chunksOf: id, in: reader)
             let held = try schema.connect().query("SELECT idx FROM chunks WHERE job_id = $1 AND NOT done AND lease_owner LIKE $2",
                                                   id.rawValue, "%:\(submitter.pid)").map { try $0["idx"] as Int }
             #expect(held == [selfTestClaimOrder(units: units)[1]], "the submitter dies holding its second chunk's lease, unit 3's")

@@ -2,10 +2,31 @@ import Foundation
 import Glibc
 import JobEngine
 import JobStoreConformance
+import PostgresTestKit
 import Testing
 
 /// Submits a self-test with `--detach` (to `store`, else to the state folder's store) and returns
 /// its id, read from the `submitted` event; checks that nothing ran in the submitter.
+/// Waits (at most 120 s) until job `id` is completed, as `reader` reads it, then stops `worker`
+/// with SIGTERM and expects it to exit 0. `what` names the wait in a failure (a trial, say).
+func waitForCompletion(of id: JobID, by worker: CLIProcess, reader: any JobStore, _ what: String = "") async throws {
+    try await waitUntil("job \(id.short)\(what) is completed", limit: .seconds(120)) { try reader.job(id)?.state == .completed }
+    // A stop before the worker has set up its handling of signals would end it as SIGTERM ends any process.
+    #expect(worker.waitForStderr(containing: "is taking chunks"))
+    worker.send(SIGTERM)
+    let ended = worker.finish("stop after SIGTERM")
+    #expect(ended.status == 0, "\(ended.stderr)")
+}
+
+/// Waits (at most 60 s) until `count` chunks of job `id` are done: a worker held in a later chunk
+/// has handed their commits to its committer (``LeaseCommitter``), which lands them while the slot
+/// goes on, so a test that kills it there knows which leases it dies holding.
+func waitUntilDone(_ count: Int, chunksOf id: JobID, in store: any JobStore) async throws {
+    try await waitUntil("\(count) chunks of job \(id.short) are committed", limit: .seconds(60)) {
+        try store.chunks(of: id).filter(\.isDone).count >= count
+    }
+}
+
 /// The order in which workers claim a self-test's chunks of one unit each (``ClaimOrder``, longest
 /// expected first): the odd units, which take twice as long, then the even ones, each in index order.
 func selfTestClaimOrder(units: Int) -> [Int] {

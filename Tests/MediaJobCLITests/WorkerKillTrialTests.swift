@@ -60,14 +60,7 @@ import Testing
                     + (heldChunks.isEmpty ? "holding no chunk" : "holding chunks \(heldChunks)"))
 
                 let rescuer = try fixture.startWorker("rescuer-\(trial)", store: store, slots: 2, lease: "1")
-                try await waitUntil("job \(id.short) of trial \(trial) is completed by the second worker", limit: .seconds(120)) {
-                    try reader.job(id)?.state == .completed
-                }
-                // A stop before the worker has set up its handling of signals would end it as SIGTERM ends any process.
-                #expect(rescuer.waitForStderr(containing: "is taking chunks"))
-                rescuer.send(SIGTERM)
-                let ended = rescuer.finish("stop after SIGTERM")
-                #expect(ended.status == 0, "\(ended.stderr)")
+                try await waitForCompletion(of: id, by: rescuer, reader: reader, " of trial \(trial)")
 
                 let result = try fixture.result()
                 #expect(result.committed == Array(0..<units), "trial \(trial)")

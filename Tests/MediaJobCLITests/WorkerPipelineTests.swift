@@ -12,15 +12,9 @@ import Testing
 @Suite struct WorkerPipelineTests {
     @Test func aSlotClaimsItsNextChunkWhileItsPreviousCommitHasNotLanded() async throws {
         let units = 4
-        try await PostgresTestSchema.with { schema in
+        try await withDetachedSelfTest(units: units, unitMilliseconds: 10) { schema, fixture, id, reader in
             let store = schema.storeURL
-            let reader = try PostgresJobStore(store)
-            let fixture = CLIFixture()
-            let id = try submitDetached(units: units, unitMilliseconds: 10, in: fixture, store: store)
-            let hold = try HeldStep(in: fixture.folder, name: "committer.fifo")
-            let worker = try fixture.startWorker("pipelined", store: store, lease: "30",
-                                                 environment: hold.environment(point: "lease.commit-batch"))
-            try #require(hold.waitUntil(worker, isHeldAt: "the committer's first commit"))
+            let (hold, worker) = try workerHoldingItsFirstCommit("pipelined", lease: "30", in: fixture, store: store)
             try await waitUntil("the slot claims a second chunk of job \(id.short) while the first one's commit is held",
                                 limit: .seconds(120)) {
                 try reader.journal(of: id).filter { $0.event == .claimed }.count >= 2
@@ -28,11 +22,7 @@ import Testing
             #expect(try !reader.journal(of: id).contains { $0.event == .checkpoint }, "no commit has landed")
             #expect(try reader.chunks(of: id).filter(\.isDone).isEmpty)
             hold.release()
-            try await waitUntil("job \(id.short) is completed", limit: .seconds(120)) { try reader.job(id)?.state == .completed }
-            #expect(worker.waitForStderr(containing: "is taking chunks"))
-            worker.send(SIGTERM)
-            let ended = worker.finish("stop after SIGTERM")
-            #expect(ended.status == 0, "\(ended.stderr)")
+            try await waitForCompletion(of: id, by: worker, reader: reader)
             let result = try fixture.result()
             #expect(result.committed == Array(0..<units))
             #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }))
@@ -48,17 +38,11 @@ import Testing
     /// then completes the job.
     @Test func aFirstStopWaitsForCommitsNotLandedAndASecondGivesTheirChunksBack() async throws {
         let units = 4
-        try await PostgresTestSchema.with { schema in
+        try await withDetachedSelfTest(units: units, unitMilliseconds: 10) { schema, fixture, id, reader in
             let store = schema.storeURL
-            let reader = try PostgresJobStore(store)
-            let fixture = CLIFixture()
-            let id = try submitDetached(units: units, unitMilliseconds: 10, in: fixture, store: store)
-            let hold = try HeldStep(in: fixture.folder, name: "committer.fifo")
             // Leases of 2 s: a chunk claimed as the stops came, not yet in flight, is not given back
             // but rescued once its lease ran out.
-            let worker = try fixture.startWorker("stopping", store: store, lease: "2",
-                                                 environment: hold.environment(point: "lease.commit-batch"))
-            try #require(hold.waitUntil(worker, isHeldAt: "the committer's first commit"))
+            let (hold, worker) = try workerHoldingItsFirstCommit("stopping", lease: "2", in: fixture, store: store)
             #expect(worker.waitForStderr(containing: "is taking chunks"))
             worker.send(SIGTERM)
             #expect(worker.waitForStderr(containing: "Stopping: no more claims"))
@@ -74,12 +58,7 @@ import Testing
             #expect(!journal.contains { $0.event == .checkpoint }, "the held commit never landed")
 
             let rescuer = try fixture.startWorker("rescuer", store: store, lease: "30")
-            try await waitUntil("job \(id.short) is completed by the second worker", limit: .seconds(120)) {
-                try reader.job(id)?.state == .completed
-            }
-            #expect(rescuer.waitForStderr(containing: "is taking chunks"))
-            rescuer.send(SIGTERM)
-            #expect(rescuer.finish("stop after SIGTERM").status == 0)
+            try await waitForCompletion(of: id, by: rescuer, reader: reader)
             #expect(try fixture.result().committed == Array(0..<units))
             let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
             #expect(check.violations == [])
@@ -93,11 +72,8 @@ import Testing
     /// worker; the result is the same and no chunk is committed twice.
     @Test func aWorkerKilledWithCommitsWaitingLosesOnlyThoseAndNothingIsCommittedTwice() async throws {
         let units = 8
-        try await PostgresTestSchema.with { schema in
+        try await withDetachedSelfTest(units: units, unitMilliseconds: 20) { schema, fixture, id, reader in
             let store = schema.storeURL
-            let reader = try PostgresJobStore(store)
-            let fixture = CLIFixture()
-            let id = try submitDetached(units: units, unitMilliseconds: 20, in: fixture, store: store)
             let doomed = try fixture.startWorker("doomed", store: store, lease: "1",
                                                  environment: ["MEDIAJOB_FAULT": "lease.commit-batch:3:kill"])
             #expect(doomed.finish("die of SIGKILL as its third commit lands").status != 0)
@@ -111,13 +87,7 @@ import Testing
             #expect((1...2).contains(done), "the first commit, and the second unless it was in the third's batch, landed")
 
             let rescuer = try fixture.startWorker("rescuer", store: store, lease: "1")
-            try await waitUntil("job \(id.short) is completed by the second worker", limit: .seconds(120)) {
-                try reader.job(id)?.state == .completed
-            }
-            #expect(rescuer.waitForStderr(containing: "is taking chunks"))
-            rescuer.send(SIGTERM)
-            let ended = rescuer.finish("stop after SIGTERM")
-            #expect(ended.status == 0, "\(ended.stderr)")
+            try await waitForCompletion(of: id, by: rescuer, reader: reader)
 
             let result = try fixture.result()
             #expect(result.committed == Array(0..<units))
@@ -137,5 +107,26 @@ import Testing
                         "chunk \(chunk) was rescued from the killed worker")
             }
         }
+    }
+
+    /// Runs `body` with a fresh schema and state folder in which a self-test of `units` units was
+    /// submitted with `--detach`, the job's id, and a store reading the schema.
+    private func withDetachedSelfTest(units: Int, unitMilliseconds: Int,
+                                      _ body: (PostgresTestSchema, CLIFixture, JobID, PostgresJobStore) async throws -> Void)
+        async throws {
+        try await PostgresTestSchema.with { schema in
+            let fixture = CLIFixture()
+            let id = try submitDetached(units: units, unitMilliseconds: unitMilliseconds, in: fixture, store: schema.storeURL)
+            try await body(schema, fixture, id, try PostgresJobStore(schema.storeURL))
+        }
+    }
+
+    /// Starts a one-slot worker whose committer holds its first commit, once it is held.
+    private func workerHoldingItsFirstCommit(_ name: String, lease: String, in fixture: CLIFixture,
+                                             store: String) throws -> (HeldStep, CLIProcess) {
+        let hold = try HeldStep(in: fixture.folder, name: "\(name).fifo")
+        let worker = try fixture.startWorker(name, store: store, lease: lease, environment: hold.environment(point: "lease.commit-batch"))
+        try #require(hold.waitUntil(worker, isHeldAt: "the first commit of worker \(name)'s committer"))
+        return (hold, worker)
     }
 }

@@ -35,6 +35,7 @@ import Testing
             let store = schema.storeURL
 
             let (hold, doomed) = try heldWorker("doomed", at: point, hit: hit, lease: "1", in: fixture, store: store)
+            if point == "chunk" { try await waitUntilDone(hit - 1, chunksOf: id, in: try PostgresJobStore(store)) }
             doomed.send(SIGKILL)
             #expect(doomed.finish("die of SIGKILL").status != 0)
             hold.release()
