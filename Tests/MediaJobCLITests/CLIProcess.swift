@@ -131,10 +131,11 @@ final class CLIProcess: Sendable {
     }
 
     /// Waits for the process to end and returns what it left. A process still running after
-    /// ``deadline`` is killed, and the test fails naming `what` it was expected to do.
-    func finish(_ what: String = "end") -> Result {
-        if running.wait(timeout: .now() + Self.deadline) == .timedOut {
-            Issue.record("mediajob (pid \(pid)) did not \(what) within \(Int(Self.deadline)) s; killed")
+    /// `limit` seconds (``deadline`` unless a test bounds it tighter) is killed, and the test fails
+    /// naming `what` it was expected to do.
+    func finish(_ what: String = "end", within limit: TimeInterval = deadline) -> Result {
+        if running.wait(timeout: .now() + limit) == .timedOut {
+            Issue.record("mediajob (pid \(pid)) did not \(what) within \(Int(limit)) s; killed")
             kill(process.processIdentifier, SIGKILL)
             running.wait()
         }
