@@ -21,6 +21,16 @@ import TaskContract
 /// A stop (SIGINT/SIGTERM) ends claiming and lets the chunks in flight reach their boundary and their
 /// commits land; a second one gives their leases back at once (those of commits not landed too) and
 /// ends the process.
+///
+/// A stop never waits out the store's reconnection (about 25 s) once it has nothing to hand the
+/// store that the lease protocol needs: once nothing is in flight after the first stop, the rest
+/// of the end (a slot's claim, the journal's pending entries, retiring) gets ``storeWaitOnStop``,
+/// then the process ends, status 0, saying it did not reach the store; the second stop gives its
+/// chunks back on a thread of its own and ends the process after ``storeWaitOnStop`` whatever that
+/// thread is doing, naming the chunks not given back. Neither is needed for safety: a chunk not
+/// given back is rescued by another worker once its lease runs out, and a worker not retired
+/// drops off the live workers one lease after its last beat. Fencing is unchanged: a chunk in flight whose
+/// lease cannot be renewed is still stopped by its heartbeat and its output discarded.
 final class LeaseWorker: Sendable {
     let scheduler: JobScheduler
     let store: any LeasingJobStore
@@ -55,9 +65,14 @@ final class LeaseWorker: Sendable {
     let announcements: AnnouncementListener?
     /// How long the listener waits for an announcement before it looks whether the work ended.
     static let listenInterval = Duration.seconds(1)
+    /// How long a stop waits on the store for what is not needed for safety: the first stop's end
+    /// once nothing is in flight, the second stop's giving back (``LeaseWorker``).
+    static let storeWaitOnStop = Duration.seconds(2)
 
     private let stopping = Atomic(false)
     private let workEnded = Atomic(false)
+    /// Signalled once ``run()`` has ended as it should.
+    private let runEnded = DispatchSemaphore(value: 0)
     /// The chunks claimed and not yet ended, each under its heartbeat's identity: those running, and
     /// those whose commit was handed over and has not landed (`committing`).
     let inFlight = Mutex<[ObjectIdentifier: (lease: ChunkLease, task: ContinuedTask, heartbeat: Heartbeat, committing: Bool)]>([:])
@@ -93,6 +108,7 @@ final class LeaseWorker: Sendable {
             console.err("Stopping: no more claims; finishing \(Plural.of(running, "chunk")) in flight"
                 + (committing > 0 ? " and landing \(Plural.of(committing, "commit"))" : "")
                 + " (stop again to give them back at once).")
+            Thread.detachNewThread { [self] in endWithoutWaitingOnTheStore() }
         }, second: { [self] in releaseAtOnce() })
         defer { signals.cancel() }
         announce()
@@ -110,6 +126,27 @@ final class LeaseWorker: Sendable {
         journalPending()
         retire()
         console.err("Worker \(name) stopped.")
+        runEnded.signal()
+    }
+
+    /// After the first stop: once nothing is in flight, gives the rest of ``run()``'s end
+    /// ``storeWaitOnStop``, then ends the process (status 0) if that end is still waiting on the
+    /// store (``LeaseWorker``). A chunk claimed meanwhile is in flight, and holds the end again.
+    private func endWithoutWaitingOnTheStore() {
+        var idleSince: ContinuousClock.Instant?
+        while runEnded.wait(timeout: .now() + 0.1) == .timedOut {
+            guard inFlight.withLock({ $0.isEmpty }) else {
+                idleSince = nil
+                continue
+            }
+            let since = idleSince ?? .now
+            idleSince = since
+            if since.duration(to: .now) >= Self.storeWaitOnStop {
+                console.err("Worker \(name) stopped without reaching the store: it did not answer within "
+                    + "\(Self.storeWaitOnStop), and nothing was in flight.")
+                _exit(0)
+            }
+        }
     }
 
     /// Records this worker as live in the store now (`status`, and `.fail` submissions, read it);
@@ -390,11 +427,29 @@ final class LeaseWorker: Sendable {
         }
     }
 
-    /// The second stop: every chunk in flight is given back now and the process ends.
+    /// The second stop: every chunk in flight is given back now, on a thread of its own, and the
+    /// process ends once that is done or after ``storeWaitOnStop``, naming the chunks not given
+    /// back: their leases run out and other workers rescue them.
     private func releaseAtOnce() {
-        let count = releaseChunksInFlight()
-        retire()
-        console.err("Worker \(name) stopped at once: gave back \(Plural.of(count, "chunk")).")
+        let held = inFlight.withLock { $0.map { (key: $0.key, lease: $0.value.lease) } }
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [self] in
+            for chunk in held {
+                guard (try? store.release(chunk.lease)) != nil else { continue }
+                inFlight.withLock { _ = $0.removeValue(forKey: chunk.key) }
+            }
+            retire()
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + Self.storeWaitOnStop / .seconds(1))
+        let kept = inFlight.withLock { $0.values.map(\.lease) }
+            .sorted { ($0.jobID.rawValue, $0.chunkIndex) < ($1.jobID.rawValue, $1.chunkIndex) }
+        let named = kept.map { "chunk \($0.chunkIndex) of job \($0.jobID.short)" }.joined(separator: ", ")
+        let rescue = kept.count == 1 ? "its lease will run out and another worker will rescue it."
+            : "their leases will run out and other workers will rescue them."
+        console.err("Worker \(name) stopped at once: gave back \(Plural.of(held.count - kept.count, "chunk"))"
+            + (kept.isEmpty ? "." : "; could not give back \(named) (the store did not take it within "
+                + "\(Self.storeWaitOnStop)): \(rescue)"))
         _exit(0)
     }
 }
