@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 // MARK: - Errors
 
@@ -12,6 +13,12 @@ void shim_strerror(int code, char *buffer, size_t size) {
     if (av_strerror(code, buffer, size) < 0) {
         snprintf(buffer, size, "FFmpeg error %d", code);
     }
+}
+
+// MARK: - Process
+
+int shim_disable_transparent_huge_pages(void) {
+    return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 }
 
 // MARK: - Log capture

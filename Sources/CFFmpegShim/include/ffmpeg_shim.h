@@ -58,6 +58,13 @@ void shim_install_log_capture(int level);
 /// Returns its length (0 when there is none).
 size_t shim_take_last_log(char *buffer, size_t size);
 
+// MARK: - Process
+
+/// Keeps this process's memory off transparent huge pages (`prctl(PR_SET_THP_DISABLE)`, inherited
+/// by children): x264 asks for them for its pictures, and a huge page is resident whole.
+/// Returns 0, or -1 with errno set where the kernel refuses.
+int shim_disable_transparent_huge_pages(void);
+
 // MARK: - Streams and options
 
 /// The clockwise rotation in degrees (0, 90, 180 or 270) that shows the stream upright,
