@@ -1,5 +1,6 @@
 #include "ffmpeg_shim.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,10 @@ void shim_strerror(int code, char *buffer, size_t size) {
 
 int shim_disable_transparent_huge_pages(void) {
     return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+}
+
+void shim_release_freed_memory(void) {
+    malloc_trim(0);
 }
 
 // MARK: - Log capture

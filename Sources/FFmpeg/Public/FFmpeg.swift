@@ -26,6 +26,12 @@ public enum FFmpeg {
         _ = initialized
     }
 
+    /// Gives the memory that malloc keeps after frees (a closed encoder's pictures) back to the
+    /// system, in every arena, so that the next encoder's pictures do not come beside it.
+    public static func releaseFreedMemory() {
+        shim_release_freed_memory()
+    }
+
     /// Whether this FFmpeg build has the encoder called `name` (`libx264`, `libx265`,
     /// `libaom-av1`, `libsvtav1`, `aac`).
     /// - Parameter name: FFmpeg's name of the encoder.

@@ -29,6 +29,10 @@ enum VideoChunks {
                                       "footprint_bytes": String(footprint.bytes), "budget_bytes": String(budget.bytes)])
         }
         let encoded: Void? = try budget.whenAvailable(footprint.bytes, shouldStop: stopCheck(context), waits: waits) {
+            // The closed encoder's pictures go back to the system before the budget frees their
+            // bytes: malloc keeps what is freed for reuse, and the next segment's encoder may
+            // allocate in another arena, beside a freed encoder's worth still resident.
+            defer { FFmpeg.releaseFreedMemory() }
             try FaultPoints.step(.encoder, operation: "open the encoder", path: name) {}
             return try context.workspace.commit(name) { temporary in
                 _ = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: encoding,
