@@ -129,8 +129,15 @@ public struct HostProbe: Sendable {
         root.appendingPathComponent(relative)
     }
 
+    /// The file's text without the white space around it. Read as bytes and trimmed in Swift:
+    /// `String(contentsOf:encoding:)` and `trimmingCharacters(in:)` go through `NSString`, which
+    /// made probing a fifth of the instructions of a `mediajob jobs` (issue 15).
     private func readText(_ relative: String) -> String? {
-        (try? String(contentsOf: url(relative), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let data = FileManager.default.contents(atPath: url(relative).path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
     }
 
     /// Counts a kernel CPU list such as `0-3,8,10-11`.

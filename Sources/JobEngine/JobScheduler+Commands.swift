@@ -101,7 +101,14 @@ extension JobScheduler {
     /// Removes the workspaces and lock files of completed, discarded and rejected jobs that a
     /// crash left behind. Workspaces of resumable jobs are kept.
     public func cleanFinishedWorkspaces() throws {
-        for job in try store.jobs() where job.state.isFinished {
+        cleanFinishedWorkspaces(of: try store.jobs())
+    }
+
+    /// Removes the workspaces and lock files of the finished jobs among `jobs`, read from the store
+    /// a moment ago: a listing reads every job once for both, since decoding the records is most
+    /// of what it costs.
+    public func cleanFinishedWorkspaces(of jobs: [JobRecord]) {
+        for job in jobs where job.state.isFinished {
             if !job.workspace.isEmpty {
                 try? Workspace(directory: URL(fileURLWithPath: job.workspace)).remove()
             }

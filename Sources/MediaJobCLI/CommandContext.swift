@@ -50,7 +50,10 @@ package struct CommandContext: Sendable {
     /// - Parameters:
     ///   - probe: what the machine offers requests (the GPU, for media jobs).
     ///   - chunksAtOnce: how many chunks of a job this process runs at once.
-    package func openScheduler(probe: any ResourceProbe = FixedResourceProbe(), chunksAtOnce: Int = 1) throws -> JobScheduler {
+    ///   - cleaning: whether to clean up after finished jobs now; a command that reads every job
+    ///     anyway passes `false` and cleans with what it read (`JobScheduler.cleanFinishedWorkspaces(of:)`).
+    package func openScheduler(probe: any ResourceProbe = FixedResourceProbe(), chunksAtOnce: Int = 1,
+                               cleaning: Bool = true) throws -> JobScheduler {
         let folder = stateDirectory
         let location = try storeLocation()
         try DurableFiles.makeDirectory(folder)
@@ -59,7 +62,7 @@ package struct CommandContext: Sendable {
         let scheduler = try JobScheduler(store: store, lockDirectory: folder.appendingPathComponent("locks"),
                                          probe: probe, maxConcurrentJobs: maxJobs, chunksAtOnce: chunksAtOnce,
                                          hostCondition: ThermalGuard(probe: hostProbe), workspacePrefix: "mediajob")
-        try scheduler.cleanFinishedWorkspaces()
+        if cleaning { try scheduler.cleanFinishedWorkspaces() }
         return scheduler
     }
 

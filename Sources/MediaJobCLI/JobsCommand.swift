@@ -19,7 +19,9 @@ package enum JobsCommand: Command {
     package static func run(_ context: CommandContext) async throws -> Int32 {
         try context.arguments.none()
         let all = context.arguments.has("all")
-        let kept = try context.openScheduler().jobs()
+        let scheduler = try context.openScheduler(cleaning: false)
+        let kept = try scheduler.jobs()
+        scheduler.cleanFinishedWorkspaces(of: kept)
         let jobs = kept.filter { all || ![.rejected, .discarded].contains($0.state) }
         if context.json {
             let data = try JSONSerialization.data(withJSONObject: jobs.map { JobDescription.json($0) },

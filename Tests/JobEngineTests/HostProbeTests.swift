@@ -249,6 +249,10 @@ struct HostProbeTests {
         #expect(report.cpu.usable <= max(report.cpu.online, report.cpu.affinity))
         #expect(report.memory.usableBytes <= report.memory.availableBytes)
         #expect(report.defaultMaxJobs >= 1)
+        // The kernel's files report a size of 0: the whole of /proc/meminfo must still be read.
+        let physical = UInt64(sysconf(Int32(_SC_PHYS_PAGES))) * UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        #expect(report.memory.totalBytes > 0 && report.memory.totalBytes <= physical,
+                "MemTotal, from /proc/meminfo, is read and at most the kernel's physical memory")
     }
 }
 
