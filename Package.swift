@@ -100,9 +100,10 @@ let package = Package(
             name: "MediaCommands",
             dependencies: ["MediaJobCLI", "MediaJobs", "SQLiteJobStore", "PostgresJobStore", "Vips", "FFmpeg", "GPURender"]
         ),
-        // The Swift runtime and Foundation linked into the program (compiled against their static
-        // modules, whose link lists name Foundation's own libraries): the dynamic loader then binds
-        // about 7,000 fewer symbols across 14 fewer libraries before `main` (issue 15: start-up).
+        // The Swift runtime and Foundation linked into the program (main.swift compiled against
+        // their static modules, whose link lists name Foundation's own libraries): the dynamic
+        // loader then binds about 7,000 fewer symbols across 14 fewer libraries before `main`
+        // (issue 15: start-up).
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI", "JobEngine"],
                           swiftSettings: [.unsafeFlags(["-static-stdlib"])],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
