@@ -37,6 +37,9 @@ package enum FaultPoints {
         case plan
         /// A chunk is about to start its work (after the runner's check for a stop).
         case chunk
+        /// A worker's claim was answered: the chunk's lease is held, and the chunk is not in flight
+        /// yet (its job is read next).
+        case leaseClaimed = "lease.claimed"
         /// A worker's chunk (or package stage) is done under a lease still held: its commit is
         /// handed to the worker's committer next (the slot claims nothing more until then).
         case leaseCommit = "lease.commit"

@@ -7,25 +7,21 @@ import MediaJobCLI
 extension LeaseWorker {
     /// Hands the commit of a chunk that ran under `claimed` to the committer (waiting while its
     /// bound is reached); once it landed, the chunk's heartbeat ends and the chunk is no longer in flight.
-    func handOver(_ claimed: ChunkLease, _ checkpoint: Checkpoint, of job: JobRecord, heartbeat: Heartbeat) {
+    func handOver(_ claimed: ChunkLease, key: HeldChunks.Key, _ checkpoint: Checkpoint, of job: JobRecord,
+                  heartbeat: Heartbeat) {
         do {
             try FaultPoints.step(.leaseCommit, operation: "commit", path: claimed.outputName) {}
         } catch {
             _ = heartbeat.end()
-            ended(heartbeat)
+            held.ended(key)
             return landed(.failure(error), claimed, of: job)
         }
-        inFlight.withLock { $0[ObjectIdentifier(heartbeat)]?.committing = true }
+        held.committing(key)
         commits.submit(claimed, checkpoint: checkpoint) { [self] answer in
             landed(answer, claimed, of: job)
             _ = heartbeat.end()
-            ended(heartbeat)
+            held.ended(key)
         }
-    }
-
-    /// The chunk whose heartbeat this is ended: it is no longer in flight.
-    func ended(_ heartbeat: Heartbeat) {
-        inFlight.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(heartbeat)) }
     }
 
     /// What a commit's answer does: a committed package stage removes the job's workspace; a

@@ -19,8 +19,8 @@ import TaskContract
 /// stop check (``announcements``); renewals report it too. Renewals go through a connection of their own
 /// (``renewals``), so a claim or commit waiting on the store never holds a lease's renewal up.
 /// A stop (SIGINT/SIGTERM) ends claiming and lets the chunks in flight reach their boundary and their
-/// commits land; a second one gives their leases back at once (those of commits not landed too) and
-/// ends the process.
+/// commits land; a second one gives back at once every lease the worker holds (``held``: chunks
+/// running, with commits not landed, or claimed and not started yet) and ends the process.
 ///
 /// A stop never waits out the store's reconnection (about 25 s) once it has nothing to hand the
 /// store that the lease protocol needs: once nothing is in flight after the first stop, the rest
@@ -73,9 +73,8 @@ final class LeaseWorker: Sendable {
     private let workEnded = Atomic(false)
     /// Signalled once ``run()`` has ended as it should.
     private let runEnded = DispatchSemaphore(value: 0)
-    /// The chunks claimed and not yet ended, each under its heartbeat's identity: those running, and
-    /// those whose commit was handed over and has not landed (`committing`).
-    let inFlight = Mutex<[ObjectIdentifier: (lease: ChunkLease, task: ContinuedTask, heartbeat: Heartbeat, committing: Bool)]>([:])
+    /// The chunks this worker holds a lease on, from its claim's answer until they ended: in flight.
+    let held = HeldChunks()
     /// Journal entries written while the store was out of reach (a fenced chunk's stop), appended
     /// before the next claim and as the worker ends.
     private let unjournalled = Mutex<[JournalEntry]>([])
@@ -100,16 +99,12 @@ final class LeaseWorker: Sendable {
     func run() async {
         let signals = StopSignals(first: { [self] in
             stop()
-            let (running, committing) = inFlight.withLock { chunks in
-                chunks.values.reduce(into: (0, 0)) { counts, chunk in
-                    if chunk.committing { counts.1 += 1 } else { counts.0 += 1 }
-                }
-            }
+            let (running, committing) = held.counts
             console.err("Stopping: no more claims; finishing \(Plural.of(running, "chunk")) in flight"
                 + (committing > 0 ? " and landing \(Plural.of(committing, "commit"))" : "")
                 + " (stop again to give them back at once).")
             Thread.detachNewThread { [self] in endWithoutWaitingOnTheStore() }
-        }, second: { [self] in releaseAtOnce() })
+        }, second: { [self] in stopAtOnce() })
         defer { signals.cancel() }
         announce()
         let heartbeat = Task.detached { [self] in
@@ -135,7 +130,7 @@ final class LeaseWorker: Sendable {
     private func endWithoutWaitingOnTheStore() {
         var idleSince: ContinuousClock.Instant?
         while runEnded.wait(timeout: .now() + 0.1) == .timedOut {
-            guard inFlight.withLock({ $0.isEmpty }) else {
+            guard held.isEmpty else {
                 idleSince = nil
                 continue
             }
@@ -183,8 +178,7 @@ final class LeaseWorker: Sendable {
                 // Noted before the chunks in flight are looked at, which a slot's chunk joins before
                 // it looks here (``run(_:claimedAt:answeredAt:cancelsHeard:)``): either finds it.
                 if !heard.cancels.isEmpty { heardCancels.heard(heard.cancels) }
-                let stopping = inFlight.withLock { $0.values.filter { heard.cancels.contains($0.lease.jobID) }.map(\.heartbeat) }
-                for heartbeat in stopping { heartbeat.cancelRequested() }
+                for heartbeat in held.heartbeats(ofJobsIn: heard.cancels) { heartbeat.cancelRequested() }
             } catch {
                 Thread.sleep(forTimeInterval: Self.listenInterval / .seconds(1)) // the server is away; renewals go on
             }
@@ -200,17 +194,7 @@ final class LeaseWorker: Sendable {
     /// back unfinished.
     func stopChunksInFlight() {
         stop()
-        for task in inFlight.withLock({ $0.values.map(\.task) }) { task.expire() }
-    }
-
-    /// Gives every chunk in flight back now, so that other workers can claim it without waiting
-    /// for its lease to run out.
-    /// - Returns: how many were given back.
-    @discardableResult
-    func releaseChunksInFlight() -> Int {
-        let held = inFlight.withLock { $0.values.map(\.lease) }
-        for claimed in held { giveBack(claimed) }
-        return held.count
+        for task in held.tasks { task.expire() }
     }
 
     /// One slot: claim, run, hand the commit over, until stopped (or until the one job it works on ended).
@@ -221,18 +205,24 @@ final class LeaseWorker: Sendable {
             let announced = idleSlots.generation
             let cancelsHeard = heardCancels.count
             let asked = ContinuousClock.now
+            guard held.mayClaim() else { return }
             do {
                 claimed = try store.claimChunk(worker: name, lease: lease, job: job, hasGPU: hasGPU)
             } catch {
                 console.err("Worker \(name): could not claim a chunk: \(error.personMessage); trying again.")
                 claimed = nil
             }
-            guard let claimed else {
+            // Held from here on, whatever happens next: a second stop gives it back.
+            let holding = held.answered(claimed)
+            guard let claimed, let holding else {
                 if let job, !isLive(job) { return }
                 await idleSlots.wait(upTo: idleWait, unlessAnnouncedSince: announced)
                 continue
             }
-            await run(claimed, claimedAt: asked, answeredAt: .now, cancelsHeard: cancelsHeard)
+            guard holding.runs else { return }
+            let answeredAt = ContinuousClock.now
+            _ = try? FaultPoints.step(.leaseClaimed, operation: "claim", path: claimed.outputName) {}
+            await run(claimed, key: holding.key, claimedAt: asked, answeredAt: answeredAt, cancelsHeard: cancelsHeard)
         }
     }
 
@@ -250,19 +240,21 @@ final class LeaseWorker: Sendable {
     ///   - claimedAt: when the claim was asked for: the lease began no sooner.
     ///   - answeredAt: when the claim's answer came: the lease began no later.
     ///   - cancelsHeard: how many cancels the listener had heard before the claim was asked for.
-    private func run(_ claimed: ChunkLease, claimedAt: ContinuousClock.Instant, answeredAt: ContinuousClock.Instant,
-                     cancelsHeard: UInt64) async {
+    private func run(_ claimed: ChunkLease, key: HeldChunks.Key, claimedAt: ContinuousClock.Instant,
+                     answeredAt: ContinuousClock.Instant, cancelsHeard: UInt64) async {
         // The package stage reads the job as it is now: it completes the job from its progress.
         let isPackage = claimed.chunkIndex == ChunkLease.packageIndex
         guard let job = try? isPackage ? store.job(claimed.jobID) : claimedJobs.job(of: claimed, in: store) else {
-            return giveBack(claimed)
+            giveBack(claimed)
+            return held.ended(key)
         }
         if isPackage, let bad = try? failedItems(of: job), !bad.isEmpty {
-            return endWithBadItems(job, bad, package: claimed)
+            endWithBadItems(job, bad, package: claimed)
+            return held.ended(key)
         }
         let task = ContinuedTask(request: job.request, progress: job.progress)
         let heartbeat = Heartbeat(store: renewals, lease: claimed, task: task, claimedAt: claimedAt)
-        inFlight.withLock { $0[ObjectIdentifier(heartbeat)] = (claimed, task, heartbeat, false) }
+        held.started(key, task: task, heartbeat: heartbeat)
         // A cancel asked for since the job's last chunk, which the claim read or the listener heard
         // before this chunk was in flight: the chunk stops at once, is given back, and the job is paused.
         if claimed.cancelRequested || heardCancels.wasHeard(job.id, since: cancelsHeard) { heartbeat.cancelRequested() }
@@ -276,10 +268,10 @@ final class LeaseWorker: Sendable {
             result = .failure(error)
         }
         if case .success(let checkpoint) = result, !heartbeat.isLost {
-            return handOver(claimed, checkpoint, of: job, heartbeat: heartbeat)
+            return handOver(claimed, key: key, checkpoint, of: job, heartbeat: heartbeat)
         }
         let stopped = (at: Date(), afterClaim: answeredAt.duration(to: .now))
-        defer { ended(heartbeat) }
+        defer { held.ended(key) }
         let ending = heartbeat.end()
         // Self-fencing: once the lease is lost the chunk may be another worker's, and nothing of
         // this run counts, not even its failure (the job may be complete by now).
@@ -427,29 +419,45 @@ final class LeaseWorker: Sendable {
         }
     }
 
-    /// The second stop: every chunk in flight is given back now, on a thread of its own, and the
-    /// process ends once that is done or after ``storeWaitOnStop``, naming the chunks not given
-    /// back: their leases run out and other workers rescue them.
-    private func releaseAtOnce() {
-        let held = inFlight.withLock { $0.map { (key: $0.key, lease: $0.value.lease) } }
+    /// The second stop: every chunk this worker holds is given back now (``giveBackAtOnce()``), it
+    /// retires, and the process ends, naming the chunks not given back.
+    private func stopAtOnce() -> Never {
+        let (given, kept) = giveBackAtOnce(retiring: true)
+        console.err("Worker \(name) stopped at once: gave back \(Plural.of(given, "chunk"))"
+            + (Self.notGivenBack(kept).map { "; \($0)" } ?? "."))
+        _exit(0)
+    }
+
+    /// Gives back every chunk this worker holds a lease on (those running, those whose commit has
+    /// not landed, one claimed and not yet started, and one whose claim is answered meanwhile) and
+    /// claims nothing more, so that other workers can claim them without waiting for their leases
+    /// to run out. The store gets ``storeWaitOnStop`` for it, on a thread of its own; the chunks it
+    /// did not take by then are rescued once their leases run out.
+    /// - Parameter retiring: whether the worker then takes itself off the live workers, within the same wait.
+    /// - Returns: how many chunks were given back, and those still held (by job and index).
+    func giveBackAtOnce(retiring: Bool = false) -> (given: Int, kept: [ChunkLease]) {
+        let given = Atomic(0)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread { [self] in
-            for chunk in held {
-                guard (try? store.release(chunk.lease)) != nil else { continue }
-                inFlight.withLock { _ = $0.removeValue(forKey: chunk.key) }
+            _ = held.giveBackAll { claimed in
+                guard (try? store.release(claimed)) != nil else { return false }
+                given.add(1, ordering: .sequentiallyConsistent)
+                return true
             }
-            retire()
+            if retiring { retire() }
             done.signal()
         }
         _ = done.wait(timeout: .now() + Self.storeWaitOnStop / .seconds(1))
-        let kept = inFlight.withLock { $0.values.map(\.lease) }
-            .sorted { ($0.jobID.rawValue, $0.chunkIndex) < ($1.jobID.rawValue, $1.chunkIndex) }
+        return (given.load(ordering: .sequentiallyConsistent), held.leases)
+    }
+
+    /// What a stop says of the chunks it could not give back (`kept`): their leases run out and
+    /// other workers rescue them; `nil` when there are none.
+    static func notGivenBack(_ kept: [ChunkLease]) -> String? {
+        guard !kept.isEmpty else { return nil }
         let named = kept.map { "chunk \($0.chunkIndex) of job \($0.jobID.short)" }.joined(separator: ", ")
         let rescue = kept.count == 1 ? "its lease will run out and another worker will rescue it."
             : "their leases will run out and other workers will rescue them."
-        console.err("Worker \(name) stopped at once: gave back \(Plural.of(held.count - kept.count, "chunk"))"
-            + (kept.isEmpty ? "." : "; could not give back \(named) (the store did not take it within "
-                + "\(Self.storeWaitOnStop)): \(rescue)"))
-        _exit(0)
+        return "could not give back \(named) (the store did not take it within \(storeWaitOnStop)): \(rescue)"
     }
 }

@@ -35,7 +35,9 @@ struct LeasedJobSession {
         session.announce(handle, verb: "Starting")
         let reporter = session.progressReporter(for: handle)
         handle.task.expirationHandler = { worker.stopChunksInFlight() }
-        stop.attach(handle, reporter: reporter, releasing: { worker.releaseChunksInFlight() })
+        stop.attach(handle, reporter: reporter, releasing: {
+            if let kept = LeaseWorker.notGivenBack(worker.giveBackAtOnce().kept) { context.console.err("Stopping: \(kept)") }
+        })
         let following = Task { await follow(handle) }
         await worker.work()
         following.cancel()

@@ -40,8 +40,6 @@ import Testing
         let units = 4
         try await withDetachedSelfTest(units: units, unitMilliseconds: 10) { schema, fixture, id, reader in
             let store = schema.storeURL
-            // Leases of 2 s: a chunk claimed as the stops came, not yet in flight, is not given back
-            // but rescued once its lease ran out.
             let (hold, worker) = try workerHoldingItsFirstCommit("stopping", lease: "2", in: fixture, store: store)
             #expect(worker.waitForStderr(containing: "is taking chunks"))
             worker.send(SIGTERM)
@@ -55,6 +53,7 @@ import Testing
             let released = journal.filter { $0.event == .released }.compactMap { $0.detail["chunk"] }
             let claimed = journal.filter { $0.event == .claimed }.compactMap { $0.detail["chunk"] }
             #expect(claimed.first.map(released.contains) == true, "the chunk whose commit was held was given back: \(released)")
+            #expect(Set(released) == Set(claimed), "every chunk claimed, in flight or not yet, was given back: \(claimed), \(released)")
             #expect(!journal.contains { $0.event == .checkpoint }, "the held commit never landed")
 
             let rescuer = try fixture.startWorker("rescuer", store: store, lease: "30")

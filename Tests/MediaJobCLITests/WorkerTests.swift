@@ -79,19 +79,28 @@ import Testing
             #expect(try reader.journal(of: id).filter { $0.event == .claimed }.count == 2, "no claim after the stop")
 
             let (abrupt, second) = try heldWorker("second", at: "chunk", hit: 1, lease: "60", in: fixture, store: store)
-            second.send(SIGTERM)
-            #expect(second.waitForStderr(containing: "Stopping"))
-            second.send(SIGTERM)
-            let ended = second.finish("stop at once on a second SIGTERM")
-            abrupt.release()
-            #expect(ended.status == 0, "\(ended.stderr)")
-            #expect(ended.stderr.contains("gave back 1 chunk"), "\(ended.stderr)")
+            try expectSecondStopGivesBackOneChunk(second, held: abrupt, at: "its chunk")
             let released = try reader.journal(of: id).filter { $0.event == .released }
             #expect(released.map { $0.detail["chunk"] } == ["0"], "the third claimed")
-            let owners = try schema.connect().query("SELECT count(*)::int AS n FROM chunks WHERE lease_owner IS NOT NULL")
-                .map { try $0["n"] as Int }
-            #expect(owners == [0], "no lease is left held, although the second worker's lease was a minute long")
+            #expect(try leasesHeld(in: schema) == 0, "no lease is left held, although the second worker's lease was a minute long")
             #expect(try reader.job(id)?.state == .running, "running since its first claim")
+        }
+    }
+
+    /// A second SIGTERM while the worker's claim was answered and its chunk is not in flight yet
+    /// (held at `lease.claimed`, before the chunk's job is read) gives that chunk back too: it is
+    /// journalled `released`, and no lease is left held although the worker's lease was a minute long.
+    @Test func aSecondStopGivesBackAChunkClaimedButNotYetInFlight() async throws {
+        try await withDetachedSelfTest(units: 2, unitMilliseconds: 10) { schema, fixture, id in
+            let store = schema.storeURL
+            let reader = try PostgresJobStore(store)
+            let (hold, worker) = try heldWorker("claiming", at: "lease.claimed", hit: 1, lease: "60", in: fixture, store: store)
+            try expectSecondStopGivesBackOneChunk(worker, held: hold, at: "its claimed chunk")
+            let journal = try reader.journal(of: id)
+            let claimed = journal.filter { $0.event == .claimed }.compactMap { $0.detail["chunk"] }
+            let released = journal.filter { $0.event == .released }.compactMap { $0.detail["chunk"] }
+            #expect(claimed.count == 1 && released == claimed, "the chunk claimed was given back: \(claimed), \(released)")
+            #expect(try leasesHeld(in: schema) == 0, "no lease is left held")
         }
     }
 
@@ -257,6 +266,23 @@ import Testing
 
     /// Starts a one-slot worker named `name` (its own state folder) whose `hit`-th pass of fault
     /// point `point` is held, and waits until it is held there.
+    /// Stops `worker`, held at `step`, twice: it must end at once, status 0, saying it gave back one chunk.
+    private func expectSecondStopGivesBackOneChunk(_ worker: CLIProcess, held: HeldStep, at step: String) throws {
+        worker.send(SIGTERM)
+        #expect(worker.waitForStderr(containing: "Stopping"))
+        worker.send(SIGTERM)
+        let ended = worker.finish("stop at once on a second SIGTERM while \(step) is held")
+        held.release()
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(ended.stderr.contains("gave back 1 chunk"), "\(ended.stderr)")
+    }
+
+    /// How many chunks of the schema's jobs have a lease owner.
+    private func leasesHeld(in schema: PostgresTestSchema) throws -> Int {
+        try #require(try schema.connect().query("SELECT count(*)::int AS n FROM chunks WHERE lease_owner IS NOT NULL")
+            .map { try $0["n"] as Int }.first)
+    }
+
     private func heldWorker(_ name: String, at point: String, hit: Int, lease: String, in fixture: CLIFixture,
                             store: String) throws -> (HeldStep, CLIProcess) {
         let hold = try HeldStep(in: fixture.folder, name: "\(name).fifo")
