@@ -87,9 +87,20 @@ public protocol LeasingJobStore: JobStore {
     /// - Returns: whether the lease still held the chunk.
     @discardableResult
     func release(_ lease: ChunkLease) throws -> Bool
+
+    /// Gives up remaking a lost connection from `deadline` on, for good: a reconnection in
+    /// progress (which otherwise waits for the server for about 25 s) ends by then, and a call
+    /// that finds its connection lost after it fails at once with the connection's error. A worker
+    /// that stops (`mediajob worker`) calls this, so that it never waits out a reconnection for what
+    /// the lease protocol does not need; an earlier deadline given before stands. A store that
+    /// never reconnects (SQLite's, in-process) has nothing to give up.
+    func stopReconnecting(at deadline: ContinuousClock.Instant)
 }
 
 extension LeasingJobStore {
+    /// Nothing: this store never reconnects.
+    public func stopReconnecting(at deadline: ContinuousClock.Instant) {}
+
     /// Commits the entries one by one, each in a transaction of its own (the SQLite store's way:
     /// one writer at a time, whose commits cost no network round trip).
     public func commit(_ batch: [(lease: ChunkLease, checkpoint: Checkpoint)]) -> [Result<LeaseCommit, any Error>] {

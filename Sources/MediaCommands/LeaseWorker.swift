@@ -23,13 +23,15 @@ import TaskContract
 /// running, with commits not landed, or claimed and not started yet) and ends the process.
 ///
 /// A stop never waits out the store's reconnection (about 25 s) once it has nothing to hand the
-/// store that the lease protocol needs: once nothing is in flight after the first stop, the rest
-/// of the end (a slot's claim, the journal's pending entries, retiring) gets ``storeWaitOnStop``,
-/// then the process ends, status 0, saying it did not reach the store; the second stop gives its
-/// chunks back on a thread of its own and ends the process after ``storeWaitOnStop`` whatever that
-/// thread is doing, naming the chunks not given back. Neither is needed for safety: a chunk not
-/// given back is rescued by another worker once its lease runs out, and a worker not retired
-/// drops off the live workers one lease after its last beat. Fencing is unchanged: a chunk in flight whose
+/// store that the lease protocol needs: once no chunk is running after the first stop, the store
+/// gets ``storeWaitOnStop`` more, then its reconnections give up
+/// (``LeasingJobStore/stopReconnecting(at:)``), so that a commit not landed by then fails, naming
+/// its chunk, and the rest of the end (a slot's claim, the journal's pending entries, retiring)
+/// fails as promptly; the process ends, status 0, saying it did not reach the store. The second
+/// stop gives the store ``storeWaitOnStop`` to take its chunks back, on a thread of its own, and
+/// ends the process then whatever that thread is doing, naming the chunks not given back. Neither
+/// is needed for safety: a chunk not committed or given back is rescued by another worker once its
+/// lease runs out, and a worker not retired drops off the live workers one lease after its last beat. Fencing is unchanged: a chunk in flight whose
 /// lease cannot be renewed is still stopped by its heartbeat and its output discarded.
 final class LeaseWorker: Sendable {
     let scheduler: JobScheduler
@@ -119,29 +121,39 @@ final class LeaseWorker: Sendable {
         heartbeat.cancel()
         await heartbeat.value
         journalPending()
-        retire()
-        console.err("Worker \(name) stopped.")
+        if let unreached = retire() {
+            console.err("Worker \(name) stopped without reaching the store: \(unreached.personMessage); it drops off the "
+                + "live workers one lease after its last beat.")
+        } else {
+            console.err("Worker \(name) stopped.")
+        }
         runEnded.signal()
     }
 
-    /// After the first stop: once nothing is in flight, gives the rest of ``run()``'s end
-    /// ``storeWaitOnStop``, then ends the process (status 0) if that end is still waiting on the
-    /// store (``LeaseWorker``). A chunk claimed meanwhile is in flight, and holds the end again.
+    /// After the first stop: once no chunk is running (commits may still be landing), the store
+    /// gets ``storeWaitOnStop`` more, after which its reconnections give up (``stopReconnecting(at:)``):
+    /// a commit that cannot land by then fails, and its chunk is rescued once its lease runs out;
+    /// the rest of ``run()``'s end (a slot's claim, the journal's pending entries, retiring) fails
+    /// as promptly. If that end still waits on the store ``storeWaitOnStop`` later (a call stuck on a
+    /// network that went silent), and nothing is in flight, the process ends (status 0).
     private func endWithoutWaitingOnTheStore() {
-        var idleSince: ContinuousClock.Instant?
+        var givesUpAt: ContinuousClock.Instant?
         while runEnded.wait(timeout: .now() + 0.1) == .timedOut {
-            guard held.isEmpty else {
-                idleSince = nil
-                continue
+            if givesUpAt == nil, held.counts.running == 0 {
+                let deadline = ContinuousClock.now + Self.storeWaitOnStop
+                stopReconnecting(at: deadline)
+                givesUpAt = deadline
             }
-            let since = idleSince ?? .now
-            idleSince = since
-            if since.duration(to: .now) >= Self.storeWaitOnStop {
-                console.err("Worker \(name) stopped without reaching the store: it did not answer within "
-                    + "\(Self.storeWaitOnStop), and nothing was in flight.")
-                _exit(0)
-            }
+            guard let givesUpAt, held.isEmpty, givesUpAt.duration(to: .now) >= Self.storeWaitOnStop else { continue }
+            console.err("Worker \(name) stopped without reaching the store: it did not answer within "
+                + "\(Self.storeWaitOnStop), and nothing was in flight.")
+            _exit(0)
         }
+    }
+
+    /// Gives up the store's reconnections at `deadline`, on every connection of this worker's.
+    private func stopReconnecting(at deadline: ContinuousClock.Instant) {
+        for connection in [store, renewals, commits.store] { connection.stopReconnecting(at: deadline) }
     }
 
     /// Records this worker as live in the store now (`status`, and `.fail` submissions, read it);
@@ -152,8 +164,15 @@ final class LeaseWorker: Sendable {
     }
 
     /// Takes this worker off the store's live workers, as it ends.
-    private func retire() {
-        try? store.retire(worker: name)
+    /// - Returns: the error that kept the store from taking it, if one did.
+    @discardableResult
+    private func retire() -> (any Error)? {
+        do {
+            try store.retire(worker: name)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Runs the slots until ``stop()`` (and, for one job only, until that job is no longer queued
@@ -209,7 +228,8 @@ final class LeaseWorker: Sendable {
             do {
                 claimed = try store.claimChunk(worker: name, lease: lease, job: job, hasGPU: hasGPU)
             } catch {
-                console.err("Worker \(name): could not claim a chunk: \(error.personMessage); trying again.")
+                let stopped = stopping.load(ordering: .sequentiallyConsistent)
+                console.err("Worker \(name): could not claim a chunk: \(error.personMessage)" + (stopped ? "." : "; trying again."))
                 claimed = nil
             }
             // Held from here on, whatever happens next: a second stop gives it back.
@@ -436,6 +456,7 @@ final class LeaseWorker: Sendable {
     /// - Parameter retiring: whether the worker then takes itself off the live workers, within the same wait.
     /// - Returns: how many chunks were given back, and those still held (by job and index).
     func giveBackAtOnce(retiring: Bool = false) -> (given: Int, kept: [ChunkLease]) {
+        stopReconnecting(at: .now + Self.storeWaitOnStop)
         let given = Atomic(0)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread { [self] in

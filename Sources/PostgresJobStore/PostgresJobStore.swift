@@ -1,6 +1,7 @@
 import Foundation
 import JobEngine
 import Postgres
+import Synchronization
 import TaskContract
 
 /// A ``JobStore`` in PostgreSQL, shared by every process and machine that connects to the same
@@ -27,6 +28,10 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     private let connection: Connection
     private let lock = NSLock()
     private var repliesToDrop = 0
+    /// From when lost connections are no longer remade (``stopReconnecting(at:)``); `nil`: never.
+    private let reconnectionDeadline = Mutex<ContinuousClock.Instant?>(nil)
+    /// Signalled when ``reconnectionDeadline`` is set, to wake a reconnection waiting to try again.
+    private let reconnectionDeadlineSet = DispatchSemaphore(value: 0)
     /// Whether the schema has the keys of calls applied once: always, but for an older store made
     /// in tests (``init(_:settings:migrations:)``), whose calls then run as plain transactions.
     private let appliesOnce: Bool
@@ -365,9 +370,14 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
                 racesLost += 1
             } catch let error as PostgresError where error.kind == .connectionLost && !reconnected {
                 reconnected = true
-                try reconnect()
+                try reconnect(lost: error)
             }
         }
+    }
+
+    public func stopReconnecting(at deadline: ContinuousClock.Instant) {
+        reconnectionDeadline.withLock { $0 = min($0 ?? deadline, deadline) }
+        reconnectionDeadlineSet.signal()
     }
 
     /// For tests: the next `count` calls whose transaction committed lose their reply, as when the
@@ -387,17 +397,33 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
     }
 
     /// Remakes the lost connection; while the server cannot be reached (it is restarting), tries
-    /// again after 0.1 s, 0.2 s, 0.4 s … for about 25 s in all, then gives up.
-    /// - Throws: `PostgresError` `.connectionFailed` from the last try.
-    private func reconnect() throws {
-        var wait = 0.1
+    /// again after 0.1 s, 0.2 s, 0.4 s … for about 25 s in all, then gives up; gives up sooner, by
+    /// the deadline ``stopReconnecting(at:)`` set, and at once once it has passed.
+    /// - Parameter lost: the error that found the connection lost.
+    /// - Throws: `PostgresError` `.connectionFailed` from the last try, or `lost` when there was none.
+    private func reconnect(lost: PostgresError) throws {
+        var wait = Duration.milliseconds(100)
+        var last = lost
         while true {
+            if let deadline = reconnectionDeadline.withLock({ $0 }), deadline <= .now { throw last }
             do {
                 return try connection.reset()
-            } catch let error as PostgresError where error.kind == .connectionFailed && wait < 13 {
-                Thread.sleep(forTimeInterval: wait)
+            } catch let error as PostgresError where error.kind == .connectionFailed && wait < .seconds(13) {
+                last = error
+                waitToReconnect(until: .now + wait)
                 wait *= 2
             }
+        }
+    }
+
+    /// Waits until `instant`, or until the reconnection deadline (``stopReconnecting(at:)``) when
+    /// that comes sooner, even one set while waiting.
+    private func waitToReconnect(until instant: ContinuousClock.Instant) {
+        while true {
+            let end = min(instant, reconnectionDeadline.withLock { $0 } ?? instant)
+            let left = ContinuousClock.now.duration(to: end)
+            guard left > .zero else { return }
+            _ = reconnectionDeadlineSet.wait(timeout: .now() + left / .seconds(1))
         }
     }
 

@@ -8,7 +8,8 @@ import Testing
 /// Workers stopped while their PostgreSQL server is away (issue 11): a stop must not wait for the
 /// store's reconnection (about 25 s) when the store cannot take what it would tell it. One idle
 /// worker stops on one SIGTERM; one holding a chunk (``HeldStep``) stops at once on the second,
-/// saying which chunk it could not give back. The lease protocol makes that chunk safe: once the
+/// saying which chunk it could not give back; one whose commit is pending stops on one SIGTERM,
+/// saying which chunk it could not commit. The lease protocol makes that chunk safe: once the
 /// server is back, another worker rescues it when its lease has run out and completes the job.
 ///
 /// Each stop is given ``stopLimit``, well below the reconnection's budget: a worker that waits
@@ -21,12 +22,9 @@ import Testing
         try await ThrowawayPostgresCluster.with { cluster in
             let fixture = CLIFixture()
             let store = cluster.url
-            let id = try submitDetached(units: 1, unitMilliseconds: 30, in: fixture, store: store)
+            let (id, hold, holding) = try heldWorker("holding", at: "chunk", lease: "2", step: "the job's one chunk",
+                                                     in: fixture, store: store)
             let reader = try PostgresJobStore(store)
-            let hold = try HeldStep(in: fixture.folder, name: "holding.fifo")
-            let holding = try fixture.startWorker("holding", store: store, lease: "2",
-                                                  environment: hold.environment(point: "chunk"))
-            try #require(hold.waitUntil(holding, isHeldAt: "the job's one chunk"))
             // The job's one chunk is held: the package stage waits for it, so this worker has nothing to claim.
             let idle = try fixture.startWorker("idle", store: store, lease: "2")
             #expect(idle.waitForStderr(containing: "is taking chunks"))
@@ -35,24 +33,73 @@ import Testing
             try cluster.stop()
             idle.send(SIGTERM)
             let idleEnd = idle.finish("stop on one SIGTERM while the server is away", within: Self.stopLimit)
-            #expect(idleEnd.status == 0, "\(idleEnd.stderr)")
-            #expect(idleEnd.stderr.contains("without reaching the store"), "\(idleEnd.stderr)")
+            expect(idleEnd, saying: ["without reaching the store"])
 
             holding.send(SIGTERM)
             #expect(holding.waitForStderr(containing: "finishing 1 chunk in flight"))
             holding.send(SIGTERM)
             let holdingEnd = holding.finish("stop at once on a second SIGTERM while the server is away", within: Self.stopLimit)
-            #expect(holdingEnd.status == 0, "\(holdingEnd.stderr)")
-            #expect(holdingEnd.stderr.contains("could not give back chunk 0 of job \(id.short)"), "\(holdingEnd.stderr)")
-            #expect(holdingEnd.stderr.contains("lease will run out"), "\(holdingEnd.stderr)")
+            expect(holdingEnd, saying: ["could not give back chunk 0 of job \(id.short)", "lease will run out"])
 
-            try cluster.start()
-            let rescuer = try fixture.startWorker("rescuer", store: store, lease: "2")
-            try await waitForCompletion(of: id, by: rescuer, reader: reader)
-            let result = try fixture.result()
-            #expect(result.committed == [0])
-            #expect(result.executions == ["0": 1], "the held chunk ran once, in the worker that rescued it")
-            try expectOneRescue(of: 0, from: holding.pid, job: id, in: reader)
+            try await expectRescue(of: id, from: holding, once: cluster, in: fixture, reader: reader, executions: 1,
+                                   "the held chunk ran once, in the worker that rescued it")
         }
+    }
+
+    /// A first SIGTERM while the worker's one commit is pending and the server is away: the
+    /// commit's reconnection gives up soon after nothing is running, rather than after its 25 s,
+    /// and the worker ends naming the chunk it could not commit. Once the server is back, another
+    /// worker rescues that chunk when its lease has run out, and completes the job.
+    @Test func aFirstStopWithACommitPendingWhileTheServerIsAwayEndsPromptlyAndTheChunkIsRescuedLater() async throws {
+        try await ThrowawayPostgresCluster.with { cluster in
+            let fixture = CLIFixture()
+            let (id, hold, committing) = try heldWorker("committing", at: "lease.commit-batch", lease: "3",
+                                                        step: "the commit of the job's one chunk", in: fixture, store: cluster.url)
+            let reader = try PostgresJobStore(cluster.url)
+            #expect(committing.waitForStderr(containing: "is taking chunks"))
+
+            try cluster.stop()
+            committing.send(SIGTERM)
+            #expect(committing.waitForStderr(containing: "landing 1 commit"))
+            hold.release()
+            let ended = committing.finish("stop on one SIGTERM with a commit pending while the server is away",
+                                          within: Self.stopLimit)
+            expect(ended, saying: ["could not commit chunk 0 of job \(id.short)", "another worker will redo it"])
+
+            try await expectRescue(of: id, from: committing, once: cluster, in: fixture, reader: reader, executions: 2,
+                                   "the chunk ran in the stopped worker and again in the one that rescued it")
+        }
+    }
+
+    /// Submits a self-test of one unit with `--detach` and starts worker `name`, which claims its
+    /// chunk, with the pass of fault point `point` held (`step`), once it is held.
+    /// - Returns: the job's id, the held step and the worker.
+    private func heldWorker(_ name: String, at point: String, lease: String, step: String, in fixture: CLIFixture,
+                            store: String) throws -> (JobID, HeldStep, CLIProcess) {
+        let id = try submitDetached(units: 1, unitMilliseconds: 30, in: fixture, store: store)
+        let hold = try HeldStep(in: fixture.folder, name: "\(name).fifo")
+        let worker = try fixture.startWorker(name, store: store, lease: lease, environment: hold.environment(point: point))
+        try #require(hold.waitUntil(worker, isHeldAt: step))
+        return (id, hold, worker)
+    }
+
+    /// The worker ended with status 0, its standard error saying each of `words`.
+    private func expect(_ ended: CLIProcess.Result, saying words: [String]) {
+        #expect(ended.status == 0, "\(ended.stderr)")
+        for word in words { #expect(ended.stderr.contains(word), "\(ended.stderr)") }
+    }
+
+    /// Starts `cluster` again and a worker that rescues the one chunk of job `id` from `stopped`
+    /// once its lease has run out and completes the job: the chunk was committed once, and ran
+    /// `executions` times in all (`why`).
+    private func expectRescue(of id: JobID, from stopped: CLIProcess, once cluster: ThrowawayPostgresCluster,
+                              in fixture: CLIFixture, reader: PostgresJobStore, executions: Int, _ why: Comment) async throws {
+        try cluster.start()
+        let rescuer = try fixture.startWorker("rescuer", store: cluster.url, lease: "2")
+        try await waitForCompletion(of: id, by: rescuer, reader: reader)
+        let result = try fixture.result()
+        #expect(result.committed == [0])
+        #expect(result.executions == ["0": executions], why)
+        try expectOneRescue(of: 0, from: stopped.pid, job: id, in: reader)
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import JobEngine
 import JobStoreConformance
+import Postgres
 import PostgresJobStore
 import PostgresTestKit
 import Synchronization
@@ -28,6 +29,24 @@ struct ServerRestartTests {
             let record = try #require(try read.withLock { $0 }?.get())
             #expect(record.id == job.id)
             #expect(try store.chunks(of: job.id).count == 2)
+        }
+    }
+
+    /// A store told to stop reconnecting (a worker that stops) does not remake a connection the
+    /// server's restart ended, although the server is back; a store not told so remakes its own.
+    @Test func aStoreToldToStopReconnectingLeavesItsLostConnectionLost() async throws {
+        try await ThrowawayPostgresCluster.with { cluster in
+            let stopping = try PostgresJobStore(cluster.url)
+            let going = try PostgresJobStore(cluster.url)
+            let job = try going.insert(try makeJob(), chunks: makeChunks(1))
+            #expect(try stopping.job(job.id) != nil, "connected before the restart")
+            try cluster.stop()
+            stopping.stopReconnecting(at: .now)
+            try cluster.start()
+            #expect(throws: PostgresError.self, "its connection ended with the server and is not remade") {
+                try stopping.job(job.id)
+            }
+            #expect(try going.job(job.id)?.id == job.id, "the other store remade its connection")
         }
     }
 }
