@@ -53,15 +53,18 @@ extension JobScheduler {
     /// - Parameters:
     ///   - index: the package stage's index among the job's chunks, for the checkpoint.
     ///   - output: the lease's output name, naming the folder the package stage assembles in.
+    ///   - badItems: the job's bad items (``JobStore/badItems(of:)``) as the worker read them once
+    ///     it claimed the package stage, when every chunk was done: the items the chunks skipped
+    ///     are left out of the result and listed in it, as in one process. Not read again here.
     /// - Returns: what to commit: the finalisation's cost and the completed progress.
-    package func publishLeasedJob(_ job: JobRecord, packageIndex index: Int, output: String,
+    package func publishLeasedJob(_ job: JobRecord, packageIndex index: Int, output: String, badItems: [BadItem],
                                   task: ContinuedTask) async throws -> Checkpoint {
         let kind = try leasedKind(of: job)
         let runner = JobRunner(store: store, kind: kind, record: job, task: task, chunksAtOnce: 1,
                                cancelPollInterval: cancelPollInterval, hostCondition: nil)
         let clock = ContinuousClock()
         let began = clock.now
-        let skipped = try store.badItems(of: job.id).filter { $0.outcome == .skipped && $0.chunkIndex != nil }
+        let skipped = badItems.filter { $0.outcome == .skipped && $0.chunkIndex != nil }
         let workspace = try Workspace(directory: URL(fileURLWithPath: job.workspace)).leased(output: output)
             .reading(outputs: try store.leaseOutputs(of: job.id))
         let context = JobContext(workspace: workspace, task: task, skipped: skipped.map(\.failure))

@@ -262,14 +262,17 @@ final class LeaseWorker: Sendable {
     ///   - cancelsHeard: how many cancels the listener had heard before the claim was asked for.
     private func run(_ claimed: ChunkLease, key: HeldChunks.Key, claimedAt: ContinuousClock.Instant,
                      answeredAt: ContinuousClock.Instant, cancelsHeard: UInt64) async {
-        // The package stage reads the job as it is now: it completes the job from its progress.
+        // The package stage reads the job as it is now: it completes the job from its progress. It
+        // reads the job's bad items once, here: every chunk is done, so none is added meanwhile.
         let isPackage = claimed.chunkIndex == ChunkLease.packageIndex
-        guard let job = try? isPackage ? store.job(claimed.jobID) : claimedJobs.job(of: claimed, in: store) else {
+        guard let job = try? isPackage ? store.job(claimed.jobID) : claimedJobs.job(of: claimed, in: store),
+              let badItems = try? isPackage ? store.badItems(of: job.id) : [] else {
             giveBack(claimed)
             return held.ended(key)
         }
-        if isPackage, let bad = try? failedItems(of: job), !bad.isEmpty {
-            endWithBadItems(job, bad, package: claimed)
+        let failed = badItems.filter { $0.outcome == .failed && $0.chunkIndex != nil }
+        if !failed.isEmpty {
+            endWithBadItems(job, failed.map(\.failure), package: claimed)
             return held.ended(key)
         }
         let task = ContinuedTask(request: job.request, progress: job.progress)
@@ -281,7 +284,8 @@ final class LeaseWorker: Sendable {
         let result: Result<Checkpoint, any Error>
         do {
             result = .success(isPackage
-                ? try await scheduler.publishLeasedJob(job, packageIndex: claimed.chunkIndex, output: claimed.outputName, task: task)
+                ? try await scheduler.publishLeasedJob(job, packageIndex: claimed.chunkIndex, output: claimed.outputName,
+                                                       badItems: badItems, task: task)
                 : try await scheduler.runLeasedChunk(claimed.chunkIndex, plan: claimed.plan, of: job, output: claimed.outputName,
                                                      task: task, leavesUnreachableInputsToOthers: retriesElsewhere(claimed)))
         } catch {
@@ -349,11 +353,6 @@ final class LeaseWorker: Sendable {
             console.err("Worker \(name): could not record the failure of chunk \(claimed.chunkIndex) of job \(job.id.short): "
                 + "\(error.personMessage); its lease will run out and another worker will try it.")
         }
-    }
-
-    /// The items of `job` that its chunks failed on (the chunks settled with bad items).
-    private func failedItems(of job: JobRecord) throws -> [ItemFailure] {
-        try store.badItems(of: job.id).filter { $0.outcome == .failed && $0.chunkIndex != nil }.map(\.failure)
     }
 
     /// The package stage of a job whose chunks all ran, some with bad items: the job ends failed
