@@ -117,12 +117,14 @@ extension PostgresJobStore: LeasingJobStore {
         if chunks.count == 1, let index = chunks.first {
             answers[index] = Result { try commit(batch[index].lease, checkpoint: batch[index].checkpoint) }
         } else if !chunks.isEmpty {
+            // Made once for the call: a run again after a lost reply journals a refusal once.
+            let call = UUID().uuidString
             do {
                 let landed = try transaction { connection in
                     try chunks.map { index in
                         let (lease, checkpoint) = batch[index]
                         return try Self.markDone(lease, checkpoint, on: connection) ? LeaseCommit.committed
-                            : try Self.refusal(of: lease, on: connection)
+                            : try refusal(of: lease, key: "\(call) \(index)", on: connection)
                     }
                 }
                 for (index, answer) in zip(chunks, landed) { answers[index] = .success(answer) }
@@ -177,11 +179,14 @@ extension PostgresJobStore: LeasingJobStore {
     /// output already (the same commit, applied, whose acknowledgement was lost with the connection:
     /// refusing it would make the worker delete a committed output), else `.refused`, journalled.
     private func refuse(_ lease: ChunkLease) throws -> LeaseCommit {
-        try transaction { connection in try Self.refusal(of: lease, on: connection) }
+        let call = UUID().uuidString
+        return try transaction { connection in try refusal(of: lease, key: call, on: connection) }
     }
 
-    /// What a commit that marked nothing says (``refuse(_:)``), inside the caller's transaction.
-    private static func refusal(of lease: ChunkLease, on connection: Connection) throws -> LeaseCommit {
+    /// What a commit that marked nothing says (``refuse(_:)``), inside the caller's transaction. The
+    /// `commit_refused` entry is journalled under `key`, made once for the call, so a call run again
+    /// after its reply was lost journals it once (``append(_:once:on:)``); every call refused is journalled.
+    private func refusal(of lease: ChunkLease, key: String, on connection: Connection) throws -> LeaseCommit {
         let current = try connection.query(Statements.chunkOutput, lease.jobID.rawValue, lease.chunkIndex).first
         if let current, try current["done"] as Bool, try current["output"] as String? == lease.outputName {
             return .committed
@@ -189,7 +194,7 @@ extension PostgresJobStore: LeasingJobStore {
         try append(JournalEntry(jobID: lease.jobID, event: .commitRefused, detail: [
             "chunk": String(lease.chunkIndex), "epoch": String(lease.epoch), "worker": lease.worker,
             "output": lease.outputName,
-        ]), on: connection)
+        ]), once: key, on: connection)
         return .refused
     }
 

@@ -23,11 +23,12 @@ import TaskContract
 /// commit by its output; a release, failure or job's end by its key, ``applyingOnceWhileHeld(_:)``);
 /// the others set what they set, as often as they run.
 public final class PostgresJobStore: JobStore, @unchecked Sendable {
-    // `connection` and `repliesToDrop` are touched only while `lock` is held, which is what makes
-    // the class Sendable.
+    // `connection`, `repliesToDrop` and `repliesToKeep` are touched only while `lock` is held, which
+    // is what makes the class Sendable.
     private let connection: Connection
     private let lock = NSLock()
     private var repliesToDrop = 0
+    private var repliesToKeep = 0
     /// From when lost connections are no longer remade (``stopReconnecting(at:)``); `nil`: never.
     private let reconnectionDeadline = Mutex<ContinuousClock.Instant?>(nil)
     /// Signalled when ``reconnectionDeadline`` is set, to wake a reconnection waiting to try again.
@@ -382,16 +383,19 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
 
     /// For tests: the next `count` calls whose transaction committed lose their reply, as when the
     /// connection dies between the server's COMMIT and its answer: the call finds its connection
-    /// lost, remakes it and runs its transaction again, as it would then.
-    func dropReplies(_ count: Int) {
+    /// lost, remakes it and runs its transaction again, as it would then. The first `kept` calls
+    /// that committed keep theirs (a method whose second transaction's reply is to be lost).
+    func dropReplies(_ count: Int, after kept: Int = 0) {
         lock.lock()
         defer { lock.unlock() }
         repliesToDrop = count
+        repliesToKeep = kept
     }
 
-    /// Throws the error a lost reply gives, if ``dropReplies(_:)`` asked for one (`lock` is held).
+    /// Throws the error a lost reply gives, if ``dropReplies(_:after:)`` asked for one (`lock` is held).
     private func dropReplyIfAsked() throws {
         guard repliesToDrop > 0 else { return }
+        guard repliesToKeep == 0 else { return repliesToKeep -= 1 }
         repliesToDrop -= 1
         throw PostgresError(.connectionLost, detail: "the reply was dropped by the test")
     }
@@ -477,6 +481,15 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         for (position, item) in items.enumerated() {
             try connection.query(Statements.insertBadItem, id.rawValue, chunk, position, item.item, item.reason, outcome.rawValue)
         }
+    }
+
+    /// Appends `entry` inside the caller's transaction, unless an entry was appended under `key`
+    /// before: a call that makes its key once and runs again after its reply was lost journals
+    /// once, also when the call itself is not applied once (a refused commit, which changes nothing
+    /// else). Keys are forgotten as the keys of calls applied once are (``forgetOldCalls(on:)``).
+    func append(_ entry: JournalEntry, once key: String, on connection: Connection) throws {
+        if appliesOnce, try connection.query(Statements.recordCall, key).rowsAffected == 0 { return }
+        try Self.append(entry, on: connection)
     }
 
     static func append(_ entry: JournalEntry, on connection: Connection) throws {

@@ -103,13 +103,31 @@ struct LostLeaseReplyTests {
             let answers = store.commit(leases.map { (lease: $0, checkpoint: done($0, of: job)) })
             #expect(answers.map { try? $0.get() } == [.committed, .refused, .committed],
                     "the run again found chunks 0 and 2 done with its outputs, and chunk 1 another worker's")
-            let checkpoints = try store.journal(of: job.id).filter { $0.event == .checkpoint }.compactMap { $0.detail["chunk"] }
+            let journal = try store.journal(of: job.id)
+            let checkpoints = journal.filter { $0.event == .checkpoint }.compactMap { $0.detail["chunk"] }
             #expect(checkpoints.sorted() == ["0", "2"], "each committed once")
+            let refusals = journal.filter { $0.event == .commitRefused }.compactMap { $0.detail["chunk"] }
+            #expect(refusals == ["1"], "the refusal journalled once")
             #expect(try store.commit(taken, checkpoint: done(taken, of: job)) == .committed)
             let package = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
             #expect(try store.commit(package, checkpoint: done(package, of: job)) == .committed)
             let check = LeaseJournalCheck(try store.journal(of: job.id), chunkKeys: [0: "c0", 1: "c1", 2: "c2", -1: "package"])
             #expect(check.violations == [])
+        }
+    }
+
+    @Test func aRefusedCommitWhoseReplyWasLostIsJournalledOnce() throws {
+        try PostgresTestSchema.with { schema in
+            let store = try schema.openStore()
+            let job = try store.insert(try makeJob(unitsTotal: 1), chunks: makeChunks(1))
+            let lease = try #require(try store.claimChunk(worker: "w", lease: .seconds(60), job: job.id))
+            #expect(try store.release(lease))
+            let taken = try #require(try schema.openStore().claimChunk(worker: "other", lease: .seconds(60), job: job.id))
+            // The conditional update, which marks nothing, keeps its reply; the refusal loses its own.
+            store.dropReplies(1, after: 1)
+            #expect(try store.commit(lease, checkpoint: done(lease, of: job)) == .refused)
+            #expect(try store.journal(of: job.id).filter { $0.event == .commitRefused }.count == 1, "the refusal journalled once")
+            try finish(job, from: taken, in: store, chunkKeys: [0: "c0"], refused: 1)
         }
     }
 
@@ -134,7 +152,8 @@ struct LostLeaseReplyTests {
     /// Commits `lease`, then claims and commits the job's other chunks and its package stage, as
     /// one worker would, and checks the whole journal (`chunkKeys`: the chunks that must be
     /// committed once each).
-    private func finish(_ job: JobRecord, from lease: ChunkLease, in store: PostgresJobStore, chunkKeys: [Int: String]) throws {
+    private func finish(_ job: JobRecord, from lease: ChunkLease, in store: PostgresJobStore, chunkKeys: [Int: String],
+                        refused: Int = 0) throws {
         var next: ChunkLease? = lease
         while let current = next {
             #expect(try store.commit(current, checkpoint: done(current, of: job)) == .committed, "chunk \(current.chunkIndex)")
@@ -142,6 +161,6 @@ struct LostLeaseReplyTests {
         }
         let check = LeaseJournalCheck(try store.journal(of: job.id), chunkKeys: chunkKeys.merging([-1: "package"]) { $1 })
         #expect(check.violations == [])
-        #expect(check.refusedCommits == 0)
+        #expect(check.refusedCommits == refused)
     }
 }
