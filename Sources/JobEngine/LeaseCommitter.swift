@@ -8,10 +8,11 @@ import Synchronization
 /// batch (``LeasingJobStore/commit(_:)``: one transaction, one WAL flush, on the PostgreSQL store).
 ///
 /// Durability is unchanged: a chunk's answer says `.committed` only once its commit is durable, so
-/// a bar moved on that answer never shows work that is not; the bar may move a little later. At
-/// most ``bound`` commits wait while a batch lands (a slot that would pass it waits), and the next
-/// batch takes them all, so a worker killed with commits pending loses at most twice ``bound``,
-/// whose chunks are rescued after their leases and redone, as a chunk in flight is.
+/// a bar moved on that answer never shows work that is not; the bar may move a little later. The
+/// commits that wait while a batch lands stay within the worker's ``allowance`` (a slot that would
+/// pass it waits), and the next batch takes them all, so a worker killed with commits pending loses
+/// at most the batch being landed and those waiting (``CommitAllowance``), whose chunks are rescued
+/// after their leases and redone, as a chunk in flight is.
 ///
 /// `mediajob worker` (``LeaseWorker``) and `lease-bench` commit through it, so the bench measures
 /// what a worker does.
@@ -28,12 +29,16 @@ public final class LeaseCommitter: Sendable {
 
     /// Where the commits land: the worker's store, on a connection its slots' claims do not wait on.
     public let store: any LeasingJobStore
-    /// How many commits may wait while a batch lands.
-    public let bound: Int
+    /// How many commits may wait while a batch lands, by count and by their chunks' cost.
+    public let allowance: CommitAllowance
 
     private struct State {
         /// The commits handed over and not yet taken into a batch.
         var pending: [Pending] = []
+        /// What the chunks of ``pending`` cost together, in seconds.
+        var pendingCost = 0.0
+        /// The slots waiting for room in ``pending`` (``submit(_:checkpoint:landed:)``), woken as a batch takes it.
+        var waitingForRoom: [DispatchSemaphore] = []
         /// How many commits were handed over and have not landed yet.
         var unlanded = 0
         /// Those waiting until every commit handed over has landed (``waitUntilLanded()``).
@@ -44,34 +49,36 @@ public final class LeaseCommitter: Sendable {
     private let state = Mutex(State())
     /// Signalled once per commit handed over, and once at ``finish()``.
     private let work = DispatchSemaphore(value: 0)
-    /// One permit per commit that may still wait before ``bound`` is reached; given back as a batch takes it.
-    private let room: DispatchSemaphore
 
     /// Starts the committer's thread.
     /// - Parameters:
     ///   - store: where the commits land.
-    ///   - bound: how many commits may wait while a batch lands (at least one).
-    public init(store: any LeasingJobStore, bound: Int) {
+    ///   - allowance: how many commits may wait while a batch lands.
+    public init(store: any LeasingJobStore, allowance: CommitAllowance) {
         self.store = store
-        self.bound = max(1, bound)
-        room = DispatchSemaphore(value: self.bound)
+        self.allowance = allowance
         Thread.detachNewThread { [self] in commitUntilFinished() }
     }
 
-    /// The bound a worker with `slots` slots uses: two commits a slot, so that a slot seldom waits
-    /// for a flush, and a kill costs little.
-    public static func bound(slots: Int) -> Int { 2 * slots }
-
-    /// Hands the chunk's commit over, waiting first while ``bound`` commits wait for a batch.
+    /// Hands the chunk's commit over, waiting first while the commits waiting for a batch leave it
+    /// no room in the ``allowance`` (by their count and their chunks' cost, `checkpoint`'s included).
     /// - Parameters:
     ///   - lease: the lease the chunk ran under.
     ///   - checkpoint: the chunk's cost, executor and the progress that includes it.
     ///   - landed: called with the answer once the commit landed (or failed to).
     public func submit(_ lease: ChunkLease, checkpoint: Checkpoint, landed: @escaping Landed) {
-        room.wait()
-        state.withLock { state in
+        while let noRoom = state.withLock({ state -> DispatchSemaphore? in
+            guard allowance.admits(cost: checkpoint.costSeconds, beside: state.pending.count, costing: state.pendingCost) else {
+                let noRoom = DispatchSemaphore(value: 0)
+                state.waitingForRoom.append(noRoom)
+                return noRoom
+            }
             state.pending.append(Pending(lease: lease, checkpoint: checkpoint, landed: landed))
+            state.pendingCost += max(0, checkpoint.costSeconds)
             state.unlanded += 1
+            return nil
+        }) {
+            noRoom.wait()
         }
         work.signal()
     }
@@ -102,12 +109,16 @@ public final class LeaseCommitter: Sendable {
     private func commitUntilFinished() {
         while true {
             work.wait()
-            let (batch, finished) = state.withLock { state in
-                defer { state.pending = [] }
-                return (state.pending, state.finished)
+            let (batch, roomMade, finished) = state.withLock { state in
+                defer {
+                    state.pending = []
+                    state.pendingCost = 0
+                    state.waitingForRoom = []
+                }
+                return (state.pending, state.waitingForRoom, state.finished)
             }
             if finished { return }
-            for _ in batch { room.signal() }
+            for slot in roomMade { slot.signal() }
             if !batch.isEmpty { land(batch) }
         }
     }

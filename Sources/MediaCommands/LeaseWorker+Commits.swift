@@ -6,7 +6,8 @@ import MediaJobCLI
 /// the commit landed.
 extension LeaseWorker {
     /// Hands the commit of a chunk that ran under `claimed` to the committer (waiting while its
-    /// bound is reached); once it landed, the chunk's heartbeat ends and the chunk is no longer in flight.
+    /// allowance has no room for it); once it landed, the chunk's heartbeat ends and the chunk is
+    /// no longer in flight.
     func handOver(_ claimed: ChunkLease, key: HeldChunks.Key, _ checkpoint: Checkpoint, of job: JobRecord,
                   heartbeat: Heartbeat) {
         do {

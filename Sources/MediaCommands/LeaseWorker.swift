@@ -87,7 +87,7 @@ final class LeaseWorker: Sendable {
         self.scheduler = scheduler
         self.store = store
         self.renewals = renewals ?? store
-        self.commits = LeaseCommitter(store: commits ?? store, bound: LeaseCommitter.bound(slots: slots))
+        self.commits = LeaseCommitter(store: commits ?? store, allowance: CommitAllowance(slots: slots))
         self.name = "\(ProcessInfo.processInfo.hostName):\(getpid())"
         self.slots = slots
         self.lease = lease

@@ -51,7 +51,7 @@ do {
         })
     let stores = try (0..<workers).map { _ in try PostgresJobStore(url, settings: settings) }
     let committers = try (0..<workers).map { _ in
-        LeaseCommitter(store: try PostgresJobStore(url, settings: settings), bound: LeaseCommitter.bound(slots: 1))
+        LeaseCommitter(store: try PostgresJobStore(url, settings: settings), allowance: CommitAllowance(slots: 1))
     }
     let latencies = Mutex<[Double]>([])
     let failures = Mutex<[String]>([])

@@ -51,8 +51,8 @@ import Testing
                     WHERE job_id = $1 AND NOT done AND lease_owner LIKE $2
                     """, id.rawValue, "%:\(doomed.pid)").map { (try $0["idx"] as Int, try $0["within_lease"] as Bool) }
                 // Its running chunk, and the chunks whose commits its committer had not landed yet.
-                #expect(held.count <= 1 + 2 * LeaseCommitter.bound(slots: 1),
-                        "trial \(trial): a one-slot worker held its running chunk and at most two bounds of commits: \(held)")
+                #expect(held.count <= 1 + 2 * CommitAllowance(slots: 1).most,
+                        "trial \(trial): a one-slot worker held its running chunk and at most two allowances of commits: \(held)")
                 #expect(held.allSatisfy { $0.1 }, "trial \(trial): the dead worker's lease ends within one lease")
                 let heldChunks = held.map(\.0)
                 if !heldChunks.isEmpty { hits += 1 }

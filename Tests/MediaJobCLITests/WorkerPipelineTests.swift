@@ -23,13 +23,31 @@ import Testing
             #expect(try reader.chunks(of: id).filter(\.isDone).isEmpty)
             hold.release()
             try await waitForCompletion(of: id, by: worker, reader: reader)
-            let result = try fixture.result()
-            #expect(result.committed == Array(0..<units))
-            #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }))
-            let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
-            #expect(check.violations == [])
-            #expect(check.refusedCommits == 0)
-            #expect(check.rescues == 0)
+            try expectEachUnitCommittedOnce(units: units, of: id, in: fixture, reader: reader)
+        }
+    }
+
+    /// Commits of short chunks wait beyond two a slot while a batch lands (``CommitAllowance``), so
+    /// that many share a flush: with its first commit held, a one-slot worker goes on claiming past
+    /// the held commit, two waiting and one running, never past the most its allowance lets wait, and
+    /// the job completes once the commit is let go.
+    @Test func shortChunksCommitsWaitBeyondTwoASlotWhileABatchLands() async throws {
+        let allowance = CommitAllowance(slots: 1)
+        let units = 2 + allowance.always + 6
+        try await withDetachedSelfTest(units: units, unitMilliseconds: 1) { schema, fixture, id, reader in
+            let (hold, worker) = try workerHoldingItsFirstCommit("short", lease: "30", in: fixture, store: schema.storeURL)
+            // Beyond the held commit, two a slot waiting behind it and the chunk the slot runs meanwhile.
+            let beyondTwoASlot = 1 + allowance.always + 1 + 1
+            try await waitUntil("the slot claims \(beyondTwoASlot) chunks of job \(id.short) while its first commit is held",
+                                limit: .seconds(120)) {
+                try reader.journal(of: id).filter { $0.event == .claimed }.count >= beyondTwoASlot
+            }
+            let claimed = try reader.journal(of: id).filter { $0.event == .claimed }.count
+            #expect(claimed <= 1 + allowance.most + 1, "no more commits wait than the allowance's most")
+            #expect(try reader.chunks(of: id).filter(\.isDone).isEmpty, "no commit has landed")
+            hold.release()
+            try await waitForCompletion(of: id, by: worker, reader: reader)
+            try expectEachUnitCommittedOnce(units: units, of: id, in: fixture, reader: reader)
         }
     }
 
@@ -66,7 +84,8 @@ import Testing
     }
 
     /// The worker dies (SIGKILL, by the fault point's `kill`) as its committer is about to land its
-    /// third commit: that commit, any beside it in its batch and those waiting behind it never land.
+    /// third commit: that commit, any beside it in its batch and those waiting behind it never land
+    /// (at most two allowances of commits, ``CommitAllowance/most``).
     /// Their chunks, and the one its slot was running, are rescued after their 1 s leases by a second
     /// worker; the result is the same and no chunk is committed twice.
     @Test func aWorkerKilledWithCommitsWaitingLosesOnlyThoseAndNothingIsCommittedTwice() async throws {
@@ -81,9 +100,9 @@ import Testing
                                                   id.rawValue, "%:\(doomed.pid)").map { try $0["idx"] as Int }
             let done = try reader.chunks(of: id).filter(\.isDone).count
             #expect(!held.isEmpty, "the third commit's chunk was still the dead worker's")
-            #expect(held.count <= 1 + 2 * LeaseCommitter.bound(slots: 1),
-                    "a one-slot worker held its running chunk and at most two bounds of commits: \(held)")
-            #expect((1...2).contains(done), "the first commit, and the second unless it was in the third's batch, landed")
+            #expect(held.count <= 1 + 2 * CommitAllowance(slots: 1).most,
+                    "a one-slot worker held its running chunk and at most two allowances of commits: \(held)")
+            #expect(done <= 2, "only commits in batches before the third's landed (the first two at most)")
 
             let rescuer = try fixture.startWorker("rescuer", store: store, lease: "1")
             try await waitForCompletion(of: id, by: rescuer, reader: reader)
@@ -106,6 +125,19 @@ import Testing
                         "chunk \(chunk) was rescued from the killed worker")
             }
         }
+    }
+
+    /// Checks that the job's `units` were each run and committed once, with no commit refused and
+    /// no chunk rescued.
+    private func expectEachUnitCommittedOnce(units: Int, of id: JobID, in fixture: CLIFixture,
+                                             reader: PostgresJobStore) throws {
+        let result = try fixture.result()
+        #expect(result.committed == Array(0..<units))
+        #expect(result.executions == Dictionary(uniqueKeysWithValues: (0..<units).map { (String($0), 1) }))
+        let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
+        #expect(check.violations == [])
+        #expect(check.refusedCommits == 0)
+        #expect(check.rescues == 0)
     }
 
     /// Runs `body` with a fresh schema and state folder in which a self-test of `units` units was
