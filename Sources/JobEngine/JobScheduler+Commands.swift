@@ -101,14 +101,19 @@ extension JobScheduler {
     /// Removes the workspaces and lock files of completed, discarded and rejected jobs that a
     /// crash left behind. Workspaces of resumable jobs are kept.
     public func cleanFinishedWorkspaces() throws {
-        cleanFinishedWorkspaces(of: try store.jobs())
+        removeWorkspaces(try store.finishedWorkspaces())
     }
 
     /// Removes the workspaces and lock files of the finished jobs among `jobs`, read from the store
     /// a moment ago: a listing reads every job once for both, since decoding the records is most
     /// of what it costs.
     public func cleanFinishedWorkspaces(of jobs: [JobRecord]) {
-        for job in jobs where job.state.isFinished {
+        removeWorkspaces(jobs.filter(\.state.isFinished).map { ($0.id, $0.workspace) })
+    }
+
+    /// Removes the workspaces and lock files of finished jobs.
+    private func removeWorkspaces(_ finished: [(id: JobID, workspace: String)]) {
+        for job in finished {
             if !job.workspace.isEmpty {
                 try? Workspace(directory: URL(fileURLWithPath: job.workspace)).remove()
             }

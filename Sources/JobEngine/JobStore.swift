@@ -16,6 +16,11 @@ public protocol JobStore: Sendable {
     /// All jobs, oldest first.
     func jobs() throws -> [JobRecord]
 
+    /// The workspace of every finished job (completed, discarded or rejected), by job: what the
+    /// clean-up after finished jobs removes (``JobScheduler/cleanFinishedWorkspaces()``), which every
+    /// command runs, read without the jobs' records.
+    func finishedWorkspaces() throws -> [(id: JobID, workspace: String)]
+
     /// The job for the same work that is not completed, discarded or rejected, if any.
     func unfinishedJob(workKey: String) throws -> JobRecord?
 
@@ -92,6 +97,12 @@ public protocol JobStore: Sendable {
 }
 
 extension JobStore {
+    /// Reads every job (``jobs()``) and keeps the finished ones'; a store that can read their ids
+    /// and workspaces alone does so instead.
+    public func finishedWorkspaces() throws -> [(id: JobID, workspace: String)] {
+        try jobs().filter(\.state.isFinished).map { ($0.id, $0.workspace) }
+    }
+
     /// Records the checkpoints one after another, each in its own transaction.
     public func checkpoint(_ checkpoints: [Checkpoint]) throws {
         for checkpoint in checkpoints { try self.checkpoint(checkpoint) }

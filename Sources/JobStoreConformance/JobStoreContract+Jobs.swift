@@ -19,6 +19,20 @@ extension JobStoreContract {
             #expect(read.kind == "export")
             #expect(try store.jobs().map(\.id) == [job.id])
         },
+        JobStoreContract("finished jobs' workspaces are listed by job, and only theirs") { open in
+            let store = try open()
+            var finished: [(JobID, String)] = []
+            for (index, state) in [JobState.completed, .paused, .discarded, .running, .rejected, .failed, .queued].enumerated() {
+                var job = try makeJob(workKey: "work-\(index)")
+                job.workspace = "/videos/.job-\(index) 'quoted'.mediajob"
+                let stored = try store.insert(job, chunks: [])
+                try store.transition(stored.id, to: StateChange(state: state), journal: nil)
+                if state.isFinished { finished.append((stored.id, job.workspace)) }
+            }
+            let listed = try store.finishedWorkspaces()
+            #expect(listed.map(\.id) == finished.map(\.0), "completed, discarded and rejected, in queue order")
+            #expect(listed.map(\.workspace) == finished.map(\.1))
+        },
         JobStoreContract("an unknown job reads as nil and has no chunks") { open in
             let store = try open()
             #expect(try store.job(JobID.make()) == nil)

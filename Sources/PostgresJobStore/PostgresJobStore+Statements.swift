@@ -18,6 +18,9 @@ extension PostgresJobStore {
             "mediajob_job", "SELECT \(PostgresJobRow.columns) FROM jobs WHERE id = $1")
         static let jobs = PreparedStatement(
             "mediajob_jobs", "SELECT \(PostgresJobRow.columns) FROM jobs ORDER BY queue_seq")
+        static let finishedWorkspaces = PreparedStatement("mediajob_finished_workspaces", """
+            SELECT id, workspace FROM jobs WHERE state IN ('completed', 'discarded', 'rejected') ORDER BY queue_seq
+            """)
         static let unfinishedJob = PreparedStatement("mediajob_unfinished_job", """
             SELECT \(PostgresJobRow.columns) FROM jobs
             WHERE work_key = $1 AND state NOT IN ('completed', 'discarded', 'rejected')

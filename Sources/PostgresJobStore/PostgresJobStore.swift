@@ -123,6 +123,10 @@ public final class PostgresJobStore: JobStore, @unchecked Sendable {
         try statement { try $0.query(Statements.jobs).map(PostgresJobRow.record) }
     }
 
+    public func finishedWorkspaces() throws -> [(id: JobID, workspace: String)] {
+        try statement { try $0.query(Statements.finishedWorkspaces).map { (JobID(rawValue: try $0["id"]), try $0["workspace"]) } }
+    }
+
     public func unfinishedJob(workKey: String) throws -> JobRecord? {
         try statement { try $0.query(Statements.unfinishedJob, workKey).map(PostgresJobRow.record).first }
     }

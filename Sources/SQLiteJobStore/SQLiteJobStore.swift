@@ -81,6 +81,13 @@ public final class SQLiteJobStore: JobStore {
         try read { try $0.prepare("SELECT \(JobRow.columns(specsApart: specsApart)) FROM jobs ORDER BY queue_seq").rows([], JobRow.record) }
     }
 
+    public func finishedWorkspaces() throws -> [(id: JobID, workspace: String)] {
+        try read {
+            try $0.prepare("SELECT id, workspace FROM jobs WHERE state IN ('completed', 'discarded', 'rejected') ORDER BY queue_seq")
+                .rows { (JobID(rawValue: try $0.text("id")), try $0.text("workspace")) }
+        }
+    }
+
     public func unfinishedJob(workKey: String) throws -> JobRecord? {
         try read { database in
             try database.prepare("""
