@@ -7,10 +7,9 @@ extension VipsImage {
     /// A contact sheet: the images in rows of `columns`, each centred in a `cell` × `cell`
     /// square, `spacing` pixels apart, on `background`.
     ///
-    /// Each image is converted to 8-bit sRGB (through its colour profile), flattened onto `background` if it has alpha, and
-    /// scaled down to fit its cell if larger (thumbnails made with ``thumbnail(_:size:limits:)``
-    /// at `cell` already fit). The last row is padded with `background`. The result is three-band
-    /// sRGB without metadata, `min(columns, count)` cells wide.
+    /// Each image becomes its cell through ``sheetCell(size:background:)``. The last row is
+    /// padded with `background`. The result is three-band sRGB without metadata,
+    /// `min(columns, count)` cells wide.
     ///
     /// The cells are computed here, one per core at a time, into memory (as much as the images
     /// scaled to fit their cells take), so that saving the sheet only joins and encodes them; load
@@ -26,29 +25,66 @@ extension VipsImage {
     public static func grid(
         _ images: [VipsImage], columns: Int, cell: Int, spacing: Int, background: [Double]
     ) throws -> VipsImage {
-        guard !images.isEmpty, columns >= 1, cell >= 1, spacing >= 0, background.count == 1 || background.count == 3
-        else {
-            throw VipsError(.invalidArgument, path: nil,
-                            reason: "a contact sheet needs at least one image, 1 or more columns, a cell of 1 or "
-                                + "more pixels, spacing of 0 or more and a background of 1 or 3 values")
-        }
-        let cells = try computedAtOnce(images) { image in
-            try image.colourManaged(.srgb).toSRGB8()
-                .flattened(background: background)
-                .resize(maxWidth: cell, maxHeight: cell)
-                .computedInMemory()
-        }.map { try $0.embeddedInCentre(width: cell, height: cell, background: background) }
-        var pointers: [ImagePointer?] = cells.map(\.pointer)
+        try checkGrid(count: images.count, columns: columns, cell: cell, spacing: spacing, background: background)
+        let cells = try sheetCells(images, size: cell, background: background)
+        return try grid(cells: cells, columns: columns, cell: cell, spacing: spacing, background: background)
+    }
+
+    /// A contact sheet of cells already made by ``sheetCell(size:background:)`` with the same
+    /// `cell` and `background`: the same sheet ``grid(_:columns:cell:spacing:background:)`` makes
+    /// of the images the cells were made from.
+    ///
+    /// - Parameters:
+    ///   - cells: At least one cell, in sheet order.
+    ///   - columns: Cells per row, at least 1.
+    ///   - cell: The side of each square cell in pixels, at least 1.
+    ///   - spacing: Pixels between cells, at least 0.
+    ///   - background: One value (grey) or three (R, G, B), 0…255.
+    /// - Throws: ``VipsError/Kind/invalidArgument`` for an empty list or out-of-range sizes.
+    public static func grid(
+        cells: [VipsImage], columns: Int, cell: Int, spacing: Int, background: [Double]
+    ) throws -> VipsImage {
+        try checkGrid(count: cells.count, columns: columns, cell: cell, spacing: spacing, background: background)
+        let squares = try cells.map { try $0.embeddedInCentre(width: cell, height: cell, background: background) }
+        var pointers: [ImagePointer?] = squares.map(\.pointer)
         var output: ImagePointer?
-        let status = withExtendedLifetime(cells) {
+        let status = withExtendedLifetime(squares) {
             background.withUnsafeBufferPointer { colour in
-                shim_arrayjoin(&pointers, Int32(pointers.count), &output, Int32(min(columns, cells.count)),
+                shim_arrayjoin(&pointers, Int32(pointers.count), &output, Int32(min(columns, squares.count)),
                                Int32(spacing), colour.baseAddress, Int32(colour.count))
             }
         }
         try VipsError.check(status) { VipsError(.other, path: nil, libraryMessage: $0) }
         // The first cell's metadata (its EXIF, its author) would otherwise stand for the sheet.
         return try VipsImage(owning: output!, sourcePath: nil).withoutMetadata()
+    }
+
+    /// This image as a contact-sheet cell, computed into memory: converted to 8-bit sRGB
+    /// (through its colour profile), flattened onto `background` if it has alpha, and scaled down
+    /// to fit a `size` × `size` square if larger (thumbnails made with
+    /// ``thumbnail(_:size:limits:)`` at `size` already fit). The pixels are decoded here, so
+    /// decode errors surface here, and the cell can be read any number of times, from any thread.
+    /// - Throws: ``VipsError`` when the image cannot be decoded or converted.
+    public func sheetCell(size: Int, background: [Double]) throws -> VipsImage {
+        try colourManaged(.srgb).toSRGB8()
+            .flattened(background: background)
+            .resize(maxWidth: size, maxHeight: size)
+            .computedInMemory()
+    }
+
+    /// Each image's ``sheetCell(size:background:)``, in order, made one per core at a time; the
+    /// first error thrown, if any.
+    public static func sheetCells(_ images: [VipsImage], size: Int, background: [Double]) throws -> [VipsImage] {
+        try computedAtOnce(images) { try $0.sheetCell(size: size, background: background) }
+    }
+
+    /// Throws unless a sheet of `count` cells can be made with these settings.
+    private static func checkGrid(count: Int, columns: Int, cell: Int, spacing: Int, background: [Double]) throws {
+        guard count > 0, columns >= 1, cell >= 1, spacing >= 0, background.count == 1 || background.count == 3 else {
+            throw VipsError(.invalidArgument, path: nil,
+                            reason: "a contact sheet needs at least one image, 1 or more columns, a cell of 1 or "
+                                + "more pixels, spacing of 0 or more and a background of 1 or 3 values")
+        }
     }
 
     /// `compute` applied to each image, on as many threads as there are cores; the first error

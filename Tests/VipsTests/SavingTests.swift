@@ -170,6 +170,18 @@ import Testing
         #expect(try sheet.pixel(x: 64, y: 64) == [20, 20, 20])  // the empty last cell
     }
 
+    @Test func aContactSheetOfCellsMadeBeforehandHasTheBytesOfOneMadeFromItsImages() throws {
+        let images = [try TestImages.gradient(width: 60, height: 30, bands: 4, alpha: 128),
+                      try TestImages.gradient(width: 20, height: 50),
+                      try VipsImage.fromPixels(Data(repeating: 60, count: 30 * 30), width: 30, height: 30, bands: 1)]
+        let direct = try VipsImage.grid(images, columns: 2, cell: 40, spacing: 4, background: [20, 30, 40])
+        let cells = try VipsImage.sheetCells(images, size: 40, background: [20, 30, 40])
+        let joined = try VipsImage.grid(cells: cells, columns: 2, cell: 40, spacing: 4, background: [20, 30, 40])
+
+        #expect(cells.map(\.width) == [40, 16, 30]) // the wide one scaled to fit, the others as they were
+        #expect(try joined.encoded(format: .jpeg, quality: 85) == direct.encoded(format: .jpeg, quality: 85))
+    }
+
     @Test func aContactSheetOfNothingIsRefused() {
         #expect(vipsError {
             _ = try VipsImage.grid([], columns: 2, cell: 40, spacing: 0, background: [0])

@@ -59,6 +59,8 @@ public struct ThumbnailJob: JobKind {
     static let batchBytes: Int64 = 64 << 20
 
     private let environment: MediaEnvironment
+    /// Contact-sheet cells the chunks make as they commit thumbnails, for the package stage.
+    private let keptCells = SheetCellCache()
 
     /// A thumbnail kind that renders with what `environment` offers.
     public init(environment: MediaEnvironment = MediaEnvironment()) {
@@ -141,6 +143,7 @@ public struct ThumbnailJob: JobKind {
                             try thumbnail.save(to: temporary.path, format: format, quality: spec.quality,
                                                metadata: spec.metadata, shouldStop: { [context] in context.isStopRequested })
                         }
+                        keepSheetCell(of: name, in: workspace, spec: spec)
                     }
                 } catch let failure as ItemFailure {
                     failures.append(failure) // the batch's other items still go
@@ -153,7 +156,21 @@ public struct ThumbnailJob: JobKind {
 
     public func finalize(_ spec: Spec, chunks: PlannedChunks, in context: JobContext) async throws -> URL {
         context.task.updateTitle(context.task.title, subtitle: "contact sheet")
-        return try ThumbnailPackager(spec: spec, context: context).package()
+        defer { keptCells.drop(context.workspace.directory) }
+        return try ThumbnailPackager(spec: spec, context: context, keptCells: keptCells).package()
+    }
+
+    /// Makes the contact-sheet cell of the thumbnail just committed as `name`, while this chunk's
+    /// core is working anyway, and keeps it for the package stage (see ``SheetCellCache``). A cell
+    /// that cannot be made, or kept, is made there instead, which reports what goes wrong.
+    private func keepSheetCell(of name: String, in workspace: Workspace, spec: Spec) {
+        guard keptCells.hasRoom(in: workspace.directory, size: spec.size) else { return }
+        let path = workspace.url(for: name).path
+        let background = ThumbnailPackager.sheetBackground
+        guard let thumbnail = try? ThumbnailPackager.openForSheet(path, limits: spec.settings.imageLimits),
+              let cell = try? thumbnail.sheetCell(size: spec.size, background: background) else { return }
+        keptCells.keep(SheetCellCache.Cell(image: cell, width: thumbnail.width, height: thumbnail.height), madeFrom: path,
+                       in: workspace.directory, cellSize: spec.size, background: background)
     }
 
     /// A photo's thumbnail — libvips' shrink-on-load thumbnail, or, when `gpu` is given, a full

@@ -7,6 +7,11 @@ import Vips
 struct ThumbnailPackager {
     let spec: ThumbnailJob.Spec
     let context: JobContext
+    /// Cells the run's chunks made in this process, joined instead of decoding their thumbnails.
+    let keptCells: SheetCellCache
+
+    /// The contact sheets' background colour, between and around the cells.
+    static let sheetBackground: [Double] = [32, 32, 32]
 
     private var workspace: Workspace { context.workspace }
 
@@ -37,16 +42,21 @@ struct ThumbnailPackager {
         let sheets = ContactSheets(count: made.count, cellsPerSheet: spec.cellsPerSheet)
         var entries: [Entry] = []
         entries.reserveCapacity(made.count)
-        // One sheet's thumbnails are open at a time, and its cells the only ones in memory.
+        // One sheet's thumbnails are open at a time, and its cells the only ones in memory besides
+        // those the chunks kept (at most SheetCellCache's budget).
         for sheet in 0..<sheets.sheetCount {
-            var images: [VipsImage] = []
+            var cells: [VipsImage?] = [], opened: [VipsImage] = []
             for (item, name) in made[sheets.thumbnails(onSheet: sheet)] {
-                let (entry, image) = try entry(for: item, thumbnail: name)
+                let (entry, input) = try entry(for: item, thumbnail: name)
                 entries.append(entry)
-                images.append(image)
+                switch input {
+                case .cell(let cell): cells.append(cell)
+                case .thumbnail(let image): cells.append(nil); opened.append(image)
+                }
             }
-            let grid = try VipsImage.grid(images, columns: sheets.columns, cell: spec.size, spacing: 8,
-                                          background: [32, 32, 32])
+            var madeHere = try VipsImage.sheetCells(opened, size: spec.size, background: Self.sheetBackground).makeIterator()
+            let grid = try VipsImage.grid(cells: cells.map { $0 ?? madeHere.next()! }, columns: sheets.columns,
+                                          cell: spec.size, spacing: 8, background: Self.sheetBackground)
             try workspace.commit(sheets.name(ofSheet: sheet)) { temporary in
                 try grid.save(to: temporary.path, format: .jpeg, quality: 85, shouldStop: nil)
             }
@@ -56,20 +66,38 @@ struct ThumbnailPackager {
                                           as: "thumbnails")
     }
 
-    /// The index entry of `item`'s thumbnail, committed as `name`, and the thumbnail opened for
-    /// its sheet.
-    private func entry(for item: InputItem, thumbnail name: String) throws -> (Entry, VipsImage) {
-        // This job made the thumbnail sRGB: its profile says so and needs no colour transform
-        // again (one lcms transform a thumbnail was most of this stage's time). The sheet reads
-        // each once, top to bottom, while making its cells.
-        let image = try VipsImage.load(workspace.url(for: name).path, limits: spec.settings.imageLimits,
-                                       access: .sequential)
-            .withoutMetadata()
+    /// What a thumbnail brings to its sheet: the cell its chunk made, or the thumbnail opened to
+    /// make one from.
+    private enum SheetInput {
+        case cell(VipsImage)
+        case thumbnail(VipsImage)
+    }
+
+    /// The index entry of `item`'s thumbnail, committed as `name`, and its cell kept by the chunk
+    /// that made it or else the thumbnail opened for its sheet.
+    private func entry(for item: InputItem, thumbnail name: String) throws -> (Entry, SheetInput) {
+        let path = workspace.url(for: name).path
+        let input: SheetInput, width: Int, height: Int
+        if let kept = keptCells.take(madeFrom: path, in: workspace.directory, cellSize: spec.size,
+                                     background: Self.sheetBackground) {
+            (input, width, height) = (.cell(kept.image), kept.width, kept.height)
+        } else {
+            let image = try Self.openForSheet(path, limits: spec.settings.imageLimits)
+            (input, width, height) = (.thumbnail(image), image.width, image.height)
+        }
         // Only a GIF or WebP can be animated: other sources are not opened again.
         let frames = VipsImage.couldBeAnimated(item.path)
             ? PhotoFrames.animationFrames(of: item.path, limits: spec.settings.imageLimits) : nil
-        let entry = Entry(source: item.path, output: name, width: image.width, height: image.height,
+        let entry = Entry(source: item.path, output: name, width: width, height: height,
                           note: frames.map { "the first of its \($0) animation frames (thumbnails are stills)" })
-        return (entry, image)
+        return (entry, input)
+    }
+
+    /// The thumbnail at `path`, made by this job, opened to make its sheet cell.
+    static func openForSheet(_ path: String, limits: ImageLimits) throws -> VipsImage {
+        // This job made the thumbnail sRGB: its profile says so and needs no colour transform
+        // again (one lcms transform a thumbnail was most of this stage's time). The sheet reads
+        // each once, top to bottom, while making its cells.
+        try VipsImage.load(path, limits: limits, access: .sequential).withoutMetadata()
     }
 }
