@@ -85,6 +85,42 @@ import Testing
         }
     }
 
+    /// With `--skip-bad`, a damaged photo in a job run by a worker is left out and listed in the
+    /// package's manifest in the same words as the same export run in one process lists it, from
+    /// the bad items the worker read once as it claimed the package stage; the other photo's file
+    /// is the one process's, byte for byte (by the manifest's sizes and SHA-256).
+    @Test func aSkippedBadItemUnderAWorkerIsListedAsOneProcessListsIt() async throws {
+        let project = try Project(damaged: true)
+        let fixture = project.fixture
+        let alone = try fixture.run("export", [project.folder.path, "--output", fixture.folder.path("alone"), "--skip-bad"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        let aloneManifest = try Self.manifest(in: fixture.folder.path("alone"))
+
+        try await PostgresTestSchema.with { schema in
+            let store = schema.storeURL
+            let id = try project.submit(to: store, output: fixture.folder.path("out"), options: ["--skip-bad"])
+            let worker = try fixture.startWorker("worker", store: store, lease: "5")
+            let reader = try PostgresJobStore(store)
+            try await waitUntil("job \(id.short) ends", limit: .seconds(120)) { try reader.job(id)?.state.isLive == false }
+            stopWorkers([worker])
+
+            #expect(try reader.job(id)?.state == .completed)
+            let manifest = try Self.manifest(in: fixture.folder.path("out"))
+            let aloneSkipped = try #require(aloneManifest["skipped"] as? [String])
+            let skipped = try #require(manifest["skipped"] as? [String])
+            #expect(aloneSkipped.count == 1 && aloneSkipped.first?.hasPrefix("assets[1] (shared/second.jpg): ") == true,
+                    "\(aloneSkipped)")
+            #expect(skipped == aloneSkipped)
+            #expect(manifest["files"] as? [[String: AnyHashable]] == aloneManifest["files"] as? [[String: AnyHashable]])
+        }
+    }
+
+    /// The `manifest.json` of the export package (a folder) at `path`.
+    private static func manifest(in path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path).appendingPathComponent("manifest.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
     /// A worker that cannot see `shared/second.jpg` commits the other photo and fails the second's
     /// chunk with a message naming the path and its host, and does not take it again; a worker that
     /// sees it, started afterwards, completes the job, with the same files as one process exports.
