@@ -37,7 +37,7 @@ extension Connection {
     }
 
     /// Prepares `statement` unless this session already has it.
-    private func prepareIfNeeded(_ statement: PreparedStatement) throws {
+    func prepareIfNeeded(_ statement: PreparedStatement) throws {
         if let prepared = preparedStatements[statement.name] {
             guard prepared == statement.sql else {
                 throw PostgresError(
@@ -51,12 +51,23 @@ extension Connection {
         preparedStatements[statement.name] = statement.sql
     }
 
-    /// Lays the parameters out as libpq wants them (text as NUL-terminated UTF-8, bytes in binary
-    /// format with their length), makes the call, and checks its result.
+    /// Makes the call with the parameters laid out as libpq wants them (``withParameters(_:_:_:)``)
+    /// and checks its result.
     private func run(
         _ sql: String, _ parameters: [any PostgresEncodable],
         _ call: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) -> OpaquePointer?
     ) throws -> QueryResult {
+        try withParameters(sql, parameters) { count, values, lengths, formats in
+            try PostgresError.check(call(count, values, lengths, formats), connection: handle, statement: sql)
+        }
+    }
+
+    /// Lays the parameters out as libpq wants them (text as NUL-terminated UTF-8, bytes in binary
+    /// format with their length) for the length of `call`.
+    func withParameters<T>(
+        _ sql: String, _ parameters: [any PostgresEncodable],
+        _ call: (Int32, [UnsafePointer<CChar>?], [Int32], [Int32]) throws -> T
+    ) throws -> T {
         var buffers: [UnsafeMutableRawBufferPointer] = []
         defer { buffers.forEach { $0.deallocate() } }
         var values: [UnsafePointer<CChar>?] = []
@@ -95,7 +106,6 @@ extension Connection {
             values.append(UnsafePointer(buffer.baseAddress!.assumingMemoryBound(to: CChar.self)))
             lengths.append(Int32(bytes.count))
         }
-        let result = call(Int32(parameters.count), values, lengths, formats)
-        return try PostgresError.check(result, connection: handle, statement: sql)
+        return try call(Int32(parameters.count), values, lengths, formats)
     }
 }

@@ -93,17 +93,18 @@ extension PostgresJobStore: LeasingJobStore {
         if lease.chunkIndex == Self.packageIndex {
             return try commitPackage(lease, checkpoint: checkpoint)
         }
-        let committed = try statement { connection in try Self.markDone(lease, checkpoint, on: connection) }
-        return committed ? .committed : try refuse(lease)
+        let marked = try statement { connection in try connection.pipeline([Self.markDone(lease, checkpoint)]) }
+        return marked.first?.isEmpty == false ? .committed : try refuse(lease)
     }
 
-    /// Commits the batch's chunks in one transaction, so that one WAL flush makes them all durable
-    /// (a worker's committer hands its slots' commits over this way), and each package stage on its
-    /// own path (``commit(_:checkpoint:)``, as is a chunk alone in its batch: one round trip). Each entry is answered as ``commit(_:checkpoint:)``
-    /// answers it; a refused entry is journalled in the same transaction and leaves the others to
-    /// land. When the transaction fails, every chunk of it is answered with that error and none
-    /// landed. Run again after its reply was lost, the transaction finds its chunks done with their
-    /// outputs and says `.committed` for them.
+    /// Commits the batch's chunks in one transaction and one round trip (the statements sent
+    /// together, libpq's pipeline mode), so that one WAL flush makes them all durable (a worker's
+    /// committer hands its slots' commits over this way), and each package stage on its own path
+    /// (``commit(_:checkpoint:)``). Each entry is answered as ``commit(_:checkpoint:)`` answers it;
+    /// a refused entry leaves the others to land, and is journalled once they landed, in a
+    /// transaction of its own, as a commit alone is. When the transaction fails, every chunk of it
+    /// is answered with that error and none landed. Run again after its reply was lost, the
+    /// transaction finds its chunks done with their outputs and says `.committed` for them.
     ///
     /// The chunks' statements run in the order of the rows they share with other workers' commits
     /// (job, then its `job_progress` shard), so that two batches take those locks in one order; a
@@ -114,20 +115,14 @@ extension PostgresJobStore: LeasingJobStore {
         let chunks = batch.indices.filter { batch[$0].lease.chunkIndex != Self.packageIndex }
             .sorted { Self.lockOrder(of: batch[$0].lease) < Self.lockOrder(of: batch[$1].lease) }
         var answers: [Int: Result<LeaseCommit, any Error>] = [:]
-        if chunks.count == 1, let index = chunks.first {
-            answers[index] = Result { try commit(batch[index].lease, checkpoint: batch[index].checkpoint) }
-        } else if !chunks.isEmpty {
-            // Made once for the call: a run again after a lost reply journals a refusal once.
-            let call = UUID().uuidString
+        if !chunks.isEmpty {
             do {
-                let landed = try transaction { connection in
-                    try chunks.map { index in
-                        let (lease, checkpoint) = batch[index]
-                        return try Self.markDone(lease, checkpoint, on: connection) ? LeaseCommit.committed
-                            : try refusal(of: lease, key: "\(call) \(index)", on: connection)
-                    }
+                let marked = try statement { connection in
+                    try connection.pipeline(chunks.map { try Self.markDone(batch[$0].lease, batch[$0].checkpoint) })
                 }
-                for (index, answer) in zip(chunks, landed) { answers[index] = .success(answer) }
+                for (index, result) in zip(chunks, marked) {
+                    answers[index] = result.isEmpty ? Result { try refuse(batch[index].lease) } : .success(.committed)
+                }
             } catch {
                 for index in chunks { answers[index] = .failure(error) }
             }
@@ -142,19 +137,20 @@ extension PostgresJobStore: LeasingJobStore {
         (lease.jobID.rawValue, lease.chunkIndex % progressShards, lease.chunkIndex)
     }
 
-    /// Marks the chunk done under `lease` with everything its commit records
-    /// (``Statements/commitChunkWithProgress``), on `connection`, in its transaction or as one of its own.
-    /// - Returns: whether the lease still held the chunk (nothing changed when it did not).
-    private static func markDone(_ lease: ChunkLease, _ checkpoint: Checkpoint, on connection: Connection) throws -> Bool {
+    /// The statement that marks the chunk done under `lease` with everything its commit records
+    /// (``Statements/commitChunkWithProgress``), with its parameters: it returns a row when the
+    /// lease still held the chunk, none (and changes nothing) when it did not.
+    private static func markDone(_ lease: ChunkLease, _ checkpoint: Checkpoint) throws
+        -> (statement: PreparedStatement, parameters: [any PostgresEncodable]) {
         let skipped = String(decoding: try PostgresJobRow.encode(checkpoint.skipped.map { ["item": $0.item, "reason": $0.reason] }),
                              as: UTF8.self)
-        return try connection.query(
-            Statements.commitChunkWithProgress, lease.jobID.rawValue, lease.chunkIndex, lease.epoch, lease.worker,
+        return (Statements.commitChunkWithProgress, [
+            lease.jobID.rawValue, lease.chunkIndex, lease.epoch, lease.worker,
             checkpoint.costSeconds, checkpoint.executor, Date().timeIntervalSince1970, lease.outputName,
             try PostgresJobRow.encode(checkpoint.progress), checkpoint.progress.fraction, checkpoint.kind,
             checkpoint.stage.rawValue, checkpoint.progress.costs.estimate(for: checkpoint.stage), skipped,
-            BadItem.Outcome.skipped.rawValue, lease.token
-        ).isEmpty == false
+            BadItem.Outcome.skipped.rawValue, lease.token,
+        ])
     }
 
     /// The package stage's commit: marks it done and completes the job, in one transaction.
