@@ -19,6 +19,8 @@ final class HeldChunks: Sendable {
     struct Chunk: Sendable {
         let lease: ChunkLease
         var running: (task: ContinuedTask, heartbeat: Heartbeat)?
+        /// Its work ended: it is being committed, given back or failed.
+        var workEnded = false
         /// Its commit was handed over and has not landed.
         var committing = false
         /// The second stop took it to give back (``giveBackAll()``).
@@ -63,6 +65,12 @@ final class HeldChunks: Sendable {
         state.withLock { $0.chunks[key]?.running = (task, heartbeat) }
     }
 
+    /// The chunk's work ended (it ran to its end, stopped or failed): what is left is its commit,
+    /// giving it back or recording its failure.
+    func workEnded(_ key: Key) {
+        state.withLock { $0.chunks[key]?.workEnded = true }
+    }
+
     /// The chunk's commit was handed over.
     func committing(_ key: Key) {
         state.withLock { $0.chunks[key]?.committing = true }
@@ -80,7 +88,7 @@ final class HeldChunks: Sendable {
     var counts: (running: Int, committing: Int) {
         state.withLock { state in
             state.chunks.values.reduce(into: (0, 0)) { counts, chunk in
-                if chunk.committing { counts.1 += 1 } else { counts.0 += 1 }
+                if chunk.committing { counts.1 += 1 } else if !chunk.workEnded { counts.0 += 1 }
             }
         }
     }

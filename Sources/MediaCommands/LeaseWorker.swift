@@ -137,18 +137,27 @@ final class LeaseWorker: Sendable {
     /// as promptly. If that end still waits on the store ``storeWaitOnStop`` later (a call stuck on a
     /// network that went silent), and nothing is in flight, the process ends (status 0).
     private func endWithoutWaitingOnTheStore() {
-        var givesUpAt: ContinuousClock.Instant?
+        guard let givesUpAt = stopReconnectingOnceNothingRuns() else { return }
         while runEnded.wait(timeout: .now() + 0.1) == .timedOut {
-            if givesUpAt == nil, held.counts.running == 0 {
-                let deadline = ContinuousClock.now + Self.storeWaitOnStop
-                stopReconnecting(at: deadline)
-                givesUpAt = deadline
-            }
-            guard let givesUpAt, held.isEmpty, givesUpAt.duration(to: .now) >= Self.storeWaitOnStop else { continue }
+            guard held.isEmpty, givesUpAt.duration(to: .now) >= Self.storeWaitOnStop else { continue }
             console.err("Worker \(name) stopped without reaching the store: it did not answer within "
                 + "\(Self.storeWaitOnStop), and nothing was in flight.")
             _exit(0)
         }
+    }
+
+    /// Waits until no chunk's work is running (commits, chunks given back and failures may still be
+    /// reaching the store), then gives the store ``storeWaitOnStop`` more, after which its
+    /// reconnections give up (``stopReconnecting(at:)``).
+    /// - Returns: when they give up; `nil` when the work ended first.
+    private func stopReconnectingOnceNothingRuns() -> ContinuousClock.Instant? {
+        while held.counts.running > 0 {
+            guard !workEnded.load(ordering: .sequentiallyConsistent) else { return nil }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let deadline = ContinuousClock.now + Self.storeWaitOnStop
+        stopReconnecting(at: deadline)
+        return deadline
     }
 
     /// Gives up the store's reconnections at `deadline`, on every connection of this worker's.
@@ -210,10 +219,13 @@ final class LeaseWorker: Sendable {
     }
 
     /// Claims nothing more and stops the chunks in flight at their next stop check; they are given
-    /// back unfinished.
+    /// back unfinished (those that reach their end first are committed). As after a worker's first
+    /// stop, the store gets ``storeWaitOnStop`` once no chunk's work is running, then stops
+    /// reconnecting: what it did not take by then is rescued once its lease runs out.
     func stopChunksInFlight() {
         stop()
         for task in held.tasks { task.expire() }
+        Thread.detachNewThread { [self] in _ = stopReconnectingOnceNothingRuns() }
     }
 
     /// One slot: claim, run, hand the commit over, until stopped (or until the one job it works on ended).
@@ -291,6 +303,7 @@ final class LeaseWorker: Sendable {
         } catch {
             result = .failure(error)
         }
+        held.workEnded(key)
         if case .success(let checkpoint) = result, !heartbeat.isLost {
             return handOver(claimed, key: key, checkpoint, of: job, heartbeat: heartbeat)
         }
@@ -404,8 +417,15 @@ final class LeaseWorker: Sendable {
         }
     }
 
+    /// Gives the chunk back unfinished, or says it could not: its lease then runs out and another
+    /// worker rescues it.
     private func giveBack(_ claimed: ChunkLease) {
-        _ = try? store.release(claimed)
+        do {
+            try store.release(claimed)
+        } catch {
+            console.err("Worker \(name): could not give back chunk \(claimed.chunkIndex) of job \(claimed.jobID.short): "
+                + "\(error.personMessage); its lease will run out and another worker will rescue it.")
+        }
     }
 
     /// A cancel asked for from any machine: the job stops here and waits to be resumed.

@@ -68,10 +68,17 @@ struct LeasedJobSession {
         return shown
     }
 
-    /// Ctrl-C: the job is paused, unless it ended meanwhile; workers claim nothing more of it.
+    /// Ctrl-C: the job is paused, unless it ended meanwhile; workers claim nothing more of it. A
+    /// store that cannot be reached (its reconnections stopped with the chunks, ``LeaseWorker/stopChunksInFlight()``)
+    /// leaves the job as it is, and the process says so.
     private func pauseIfLive(_ handle: JobHandle) {
-        guard let job = try? store.job(handle.id), job.state.isLive else { return }
-        try? store.transition(handle.id, to: StateChange(state: .paused, clearsCancel: true),
-                              journal: JournalEntry(jobID: handle.id, event: .ended, detail: ["outcome": "paused"]))
+        do {
+            guard let job = try store.job(handle.id), job.state.isLive else { return }
+            try store.transition(handle.id, to: StateChange(state: .paused, clearsCancel: true),
+                                 journal: JournalEntry(jobID: handle.id, event: .ended, detail: ["outcome": "paused"]))
+        } catch {
+            session.context.console.err("Stopping: could not pause job \(handle.id.short) (\(error.personMessage)); the store "
+                + "still has it running, and other workers may go on with it.")
+        }
     }
 }

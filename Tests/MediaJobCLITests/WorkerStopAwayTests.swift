@@ -71,6 +71,34 @@ import Testing
         }
     }
 
+    /// Ctrl-C on the process that submitted a job and works on it, while the server is away: its
+    /// chunk in hand stops, and the process does not wait out the reconnection to give it back or
+    /// to pause the job; it ends promptly naming the chunk it could not give back and saying it
+    /// could not pause the job, which the store still has running. Once the server is back, a
+    /// worker rescues the chunk and completes the job.
+    @Test func aSubmitterStoppedWhileTheServerIsAwayEndsPromptlySayingTheJobWasNotPaused() async throws {
+        try await ThrowawayPostgresCluster.with { cluster in
+            let fixture = CLIFixture()
+            let hold = try HeldStep(in: fixture.folder, name: "submitter.fifo")
+            let submitter = try fixture.start("selftest", fixture.selftest(units: 1, unitMilliseconds: 30)
+                                              + ["--store", cluster.url, "--lease", "3"], environment: hold.environment(point: "chunk"))
+            try #require(hold.waitUntil(submitter, isHeldAt: "the submitter's one chunk"))
+            let submitted = try #require(submitter.waitForEvent("the submitted event") { $0[string: "event"] == "submitted" })
+            let id = JobID(rawValue: try #require(submitted[string: "job_id"]))
+            let reader = try PostgresJobStore(cluster.url)
+
+            try cluster.stop()
+            submitter.send(SIGINT)
+            #expect(submitter.waitForStderr(containing: "Stopping at the next chunk boundary"))
+            hold.release()
+            let ended = submitter.finish("stop on Ctrl-C while the server is away", within: Self.stopLimit)
+            expect(ended, status: 75, saying: ["could not give back chunk 0 of job \(id.short)", "could not pause job \(id.short)"])
+
+            try await expectRescue(of: id, from: submitter, once: cluster, in: fixture, reader: reader, executions: 2,
+                                   "the unit ran in the stopped submitter, which dropped it, and again in the worker that rescued it")
+        }
+    }
+
     /// Submits a self-test of one unit with `--detach` and starts worker `name`, which claims its
     /// chunk, with the pass of fault point `point` held (`step`), once it is held.
     /// - Returns: the job's id, the held step and the worker.
@@ -83,9 +111,9 @@ import Testing
         return (id, hold, worker)
     }
 
-    /// The worker ended with status 0, its standard error saying each of `words`.
-    private func expect(_ ended: CLIProcess.Result, saying words: [String]) {
-        #expect(ended.status == 0, "\(ended.stderr)")
+    /// The process ended with `status` (a worker's stop: 0), its standard error saying each of `words`.
+    private func expect(_ ended: CLIProcess.Result, status: Int32 = 0, saying words: [String]) {
+        #expect(ended.status == status, "\(ended.stderr)")
         for word in words { #expect(ended.stderr.contains(word), "\(ended.stderr)") }
     }
 
