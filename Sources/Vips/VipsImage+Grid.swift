@@ -45,12 +45,11 @@ extension VipsImage {
         cells: [VipsImage], columns: Int, cell: Int, spacing: Int, background: [Double]
     ) throws -> VipsImage {
         try checkGrid(count: cells.count, columns: columns, cell: cell, spacing: spacing, background: background)
-        let squares = try cells.map { try $0.embeddedInCentre(width: cell, height: cell, background: background) }
-        var pointers: [ImagePointer?] = squares.map(\.pointer)
+        var pointers: [ImagePointer?] = cells.map(\.pointer)
         var output: ImagePointer?
-        let status = withExtendedLifetime(squares) {
+        let status = withExtendedLifetime(cells) {
             background.withUnsafeBufferPointer { colour in
-                shim_arrayjoin(&pointers, Int32(pointers.count), &output, Int32(min(columns, squares.count)),
+                shim_arrayjoin(&pointers, Int32(pointers.count), &output, Int32(min(columns, cells.count)),
                                Int32(spacing), colour.baseAddress, Int32(colour.count))
             }
         }
@@ -59,17 +58,20 @@ extension VipsImage {
         return try VipsImage(owning: output!, sourcePath: nil).withoutMetadata()
     }
 
-    /// This image as a contact-sheet cell, computed into memory: converted to 8-bit sRGB
-    /// (through its colour profile), flattened onto `background` if it has alpha, and scaled down
-    /// to fit a `size` × `size` square if larger (thumbnails made with
-    /// ``thumbnail(_:size:limits:)`` at `size` already fit). The pixels are decoded here, so
-    /// decode errors surface here, and the cell can be read any number of times, from any thread.
+    /// This image as a contact-sheet cell: converted to 8-bit sRGB (through its colour profile),
+    /// flattened onto `background` if it has alpha, and scaled down to fit a `size` × `size`
+    /// square if larger (thumbnails made with ``thumbnail(_:size:limits:)`` at `size` already
+    /// fit), all computed into memory here, then centred on that square of `background` (which
+    /// costs no memory until the sheet is saved). Decode errors surface here; the cell can be read
+    /// any number of times, from any thread, and joining cells into a sheet builds one operation,
+    /// not one a cell.
     /// - Throws: ``VipsError`` when the image cannot be decoded or converted.
     public func sheetCell(size: Int, background: [Double]) throws -> VipsImage {
         try colourManaged(.srgb).toSRGB8()
             .flattened(background: background)
             .resize(maxWidth: size, maxHeight: size)
             .computedInMemory()
+            .embeddedInCentre(width: size, height: size, background: background)
     }
 
     /// Each image's ``sheetCell(size:background:)``, in order, made one per core at a time; the
