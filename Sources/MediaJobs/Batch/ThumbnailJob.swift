@@ -104,20 +104,34 @@ public struct ThumbnailJob: JobKind {
                 }
             }
         }
+        let chunks = try Self.batches(of: spec.items).enumerated().map { number, members in
+            PlannedChunk(key: "batch-\(number)", stage: .render, detail: try JSONEncoder().encode(members))
+        }
+        return spec.settings.plan(chunks)
+    }
+
+    /// The items' indexes in batches of at most ``batchItems`` items and ``batchBytes`` bytes, one
+    /// a chunk, in the order the chunks run: the largest files first (ties in input order).
+    ///
+    /// A photo's thumbnail costs about 8 ms plus 22 ms a megabyte of JPEG (`vipsthumbnail` on the
+    /// bench's photos), so taken in input order the chunk of the largest files could come last and
+    /// keep one core busy while the others have nothing left to take; largest first, the chunks
+    /// of small files fill the end (longest processing time first). Outputs do not depend on the
+    /// order: the index and the contact sheets follow the input order.
+    static func batches(of items: [InputItem]) -> [[Int]] {
+        let order = items.indices.sorted { items[$0].size > items[$1].size || (items[$0].size == items[$1].size && $0 < $1) }
         var batches: [[Int]] = [[]]
         var bytes: Int64 = 0
-        for (index, item) in spec.items.enumerated() {
-            if batches[batches.count - 1].count == Self.batchItems || (bytes + item.size > Self.batchBytes && !batches[batches.count - 1].isEmpty) {
+        for index in order {
+            let item = items[index]
+            if batches[batches.count - 1].count == batchItems || (bytes + item.size > batchBytes && !batches[batches.count - 1].isEmpty) {
                 batches.append([])
                 bytes = 0
             }
             batches[batches.count - 1].append(index)
             bytes += item.size
         }
-        let chunks = try batches.enumerated().map { number, members in
-            PlannedChunk(key: "batch-\(number)", stage: .render, detail: try JSONEncoder().encode(members))
-        }
-        return spec.settings.plan(chunks)
+        return batches
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
