@@ -302,22 +302,13 @@ extension PostgresJobStore.Statements {
     /// Jobs are read in queue order and, for each, its first free
     /// chunk from the index of unfinished chunks in claim order (``ClaimOrder``: the longest
     /// expected first; the package stage last, and only once it is the first unfinished one left),
-    /// so a claim costs the same in a job of any size.
+    /// so a claim costs the same in a job of any size: `mediajob_first_free_chunk` (migration 17)
+    /// walks that index whatever the planner's statistics say, and locks the chunk it returns.
     static let claimChunk = PreparedStatement("mediajob_claim_chunk", """
         WITH next AS (
-            SELECT c.job_id, c.idx, c.previous_owner, j.xmin::text::bigint AS job_version
-            FROM jobs j CROSS JOIN LATERAL (
-                SELECT c.job_id, c.idx, c.lease_owner AS previous_owner
-                FROM chunks c
-                WHERE c.job_id = j.id AND NOT c.done AND NOT c.failed
-                    AND (c.lease_owner IS NULL OR c.lease_expires_at <= now())
-                    AND (c.failed_by IS DISTINCT FROM $2 OR c.lease_expires_at IS NULL OR c.lease_expires_at <= now())
-                    AND (c.idx >= 0 OR (SELECT o.idx < 0 FROM chunks o WHERE o.job_id = j.id AND NOT o.done AND NOT o.failed
-                                        ORDER BY o.idx < 0, o.claim_rank, o.idx LIMIT 1))
-                ORDER BY c.idx < 0, c.claim_rank, c.idx
-                LIMIT 1
-                FOR UPDATE OF c SKIP LOCKED
-            ) c
+            SELECT j.id AS job_id, c.free_idx AS idx, c.free_previous_owner AS previous_owner,
+                j.xmin::text::bigint AS job_version
+            FROM jobs j CROSS JOIN LATERAL mediajob_first_free_chunk(j.id, $2) c
             WHERE j.state IN ('queued', 'running')
                 AND ($1::text IS NULL OR j.id = $1::text)
                 AND ($4::boolean OR (convert_from(j.request, 'UTF8')::jsonb ->> 'requiredResources')::int & \(gpu) = 0)

@@ -265,6 +265,33 @@ enum PostgresSchema {
         Migration("16-owed-work-counted-by-submission", [
             "DROP TRIGGER owed_work_planned ON chunks",
         ]),
+        // A claim's first free chunk of a job is found by walking the index of unfinished chunks in
+        // claim order, whatever the planner's statistics of `chunks` say: taken before a big job
+        // was stored (or never), they let the planner read and sort all of the job's unfinished chunks
+        // instead, about 11 ms a claim at 3,000 of them. The function's settings rule out every
+        // other plan for its statements; it is planned with them once a session (PL/pgSQL's cached plan).
+        Migration("17-claims-walk-the-index", [
+            """
+            CREATE FUNCTION mediajob_first_free_chunk(p_job text, p_worker text)
+            RETURNS TABLE (free_idx integer, free_previous_owner text) LANGUAGE plpgsql ROWS 1
+            SET search_path FROM CURRENT SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off
+            AS $$
+            BEGIN
+                RETURN QUERY
+                SELECT c.idx, c.lease_owner
+                FROM chunks c
+                WHERE c.job_id = p_job AND NOT c.done AND NOT c.failed
+                    AND (c.lease_owner IS NULL OR c.lease_expires_at <= now())
+                    AND (c.failed_by IS DISTINCT FROM p_worker OR c.lease_expires_at IS NULL OR c.lease_expires_at <= now())
+                    AND (c.idx >= 0 OR (SELECT o.idx < 0 FROM chunks o WHERE o.job_id = p_job AND NOT o.done AND NOT o.failed
+                                        ORDER BY o.idx < 0, o.claim_rank, o.idx LIMIT 1))
+                ORDER BY c.idx < 0, c.claim_rank, c.idx
+                LIMIT 1
+                FOR UPDATE OF c SKIP LOCKED;
+            END
+            $$
+            """,
+        ]),
     ]
 
     /// How many migrations a store needs for ``PostgresJobStore/applyingOnce(_:)``'s table.
@@ -276,6 +303,11 @@ enum PostgresSchema {
     /// How many migrations a store needs to count planned chunks' owed work itself, rather than by
     /// migration 14's trigger.
     static let countedPlansMigration = 1 + (migrations.firstIndex { $0.name == "16-owed-work-counted-by-submission" }
+        ?? migrations.count)
+
+    /// How many migrations a store needs for claims that walk the index of unfinished chunks whatever
+    /// the statistics (``PostgresJobStore/Statements/claimChunk``).
+    static let claimsWalkTheIndexMigration = 1 + (migrations.firstIndex { $0.name == "17-claims-walk-the-index" }
         ?? migrations.count)
 
     /// The runner for the first `count` migrations (all by default; fewer to make an older store in tests).
