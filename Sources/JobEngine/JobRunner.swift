@@ -117,8 +117,11 @@ struct JobRunner {
             return error
         }
         // The chunks' commits leave their folders' syncs to this loop, which does them once for
-        // every chunk it checkpoints together.
+        // every chunk it checkpoints together. The first checkpoint also syncs the workspace's own
+        // entry in its parent (once a run, not once a chunk): a power cut must not take away the
+        // folder of outputs a checkpoint says are there.
         let folderSyncs = FolderSyncs()
+        folderSyncs.add(context.workspace.directory.deletingLastPathComponent())
         let workspace = context.workspace.deferringFolderSyncs(to: folderSyncs)
         let landed = LandedChunks()
         /// Runs one chunk, timed, in a context that journals with the chunk's index.

@@ -127,13 +127,21 @@ public struct Workspace: Sendable, Equatable {
     }
 
     /// Creates the folder (and this work's own, under a lease) if it is missing.
+    ///
+    /// The folder's own entry in its parent is not synced here for work not run under a lease: the
+    /// runner syncs it with its first checkpoint (``FolderSyncs``).
     package func prepare() throws {
         guard outputFolder != directory else { return try DurableFiles.makeDirectory(directory) }
         guard !DurableFiles.exists(outputFolder) else { return }
+        let isNewWorkspace = !DurableFiles.exists(directory)
         try DurableFiles.makeDirectory(outputFolder)
-        // The lease's folder must outlive a crash of this machine once its commit is recorded.
+        // The lease's folder must outlive a crash of this machine once its commit is recorded, and
+        // so must the workspace holding it: its entry in its parent is synced by the work that
+        // made it, once a job, not once a chunk (a worker killed in between leaves that entry to
+        // the kernel's own write-back).
         try DurableFiles.sync(outputFolder.deletingLastPathComponent())
         try DurableFiles.sync(directory)
+        if isNewWorkspace { try DurableFiles.sync(directory.deletingLastPathComponent()) }
     }
 
     /// Commits an output: `write` fills a temporary path, which is then synced and renamed to

@@ -5,10 +5,11 @@ import Testing
 /// itself right after the step), then `resume`. Judged by what the store and the files say.
 @Suite struct CrashPointTests {
     /// A fault point and the pass of it that kills, for a self-test of six units run one at a time:
-    /// unit 2's write, fsync (each unit syncs its file, then its folder), rename and checkpoint,
-    /// then finalisation before and after the result is published.
+    /// unit 2's write, fsync (each unit syncs its file, then its folder; the first checkpoint
+    /// also syncs the workspace's parent), rename and checkpoint, then finalisation before and
+    /// after the result is published.
     static let selfTestPoints: [(point: String, hit: Int)] = [
-        ("commit.write", 3), ("fsync", 5), ("rename", 3), ("checkpoint", 3), ("finalize", 1), ("publish", 1),
+        ("commit.write", 3), ("fsync", 6), ("rename", 3), ("checkpoint", 3), ("finalize", 1), ("publish", 1),
     ]
 
     /// Fault points for an export run with several chunks at once: inside the chunk phase, in a

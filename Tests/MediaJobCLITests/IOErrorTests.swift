@@ -5,11 +5,13 @@ import Testing
 /// through `MEDIAJOB_FAULT` at unit 2 of a six-unit self-test (run one unit at a time).
 @Suite struct IOErrorTests {
     /// The fault, the failure category the job must end with, and words its message must hold.
+    /// Unit 2's file is the sixth `fsync`: each unit syncs its file, then its folder, and the first
+    /// checkpoint also the workspace's parent.
     static let faults: [(fault: String, category: String, words: String)] = [
         ("commit.write:3:EIO", "io", "write failed"),
         ("commit.write:3:ENOSPC", "no_space", "no space left"),
-        ("fsync:5:EIO", "io", "fsync failed"),
-        ("fsync:5:ENOSPC", "no_space", "no space left"),
+        ("fsync:6:EIO", "io", "fsync failed"),
+        ("fsync:6:ENOSPC", "no_space", "no space left"),
         ("rename:3:EIO", "io", "rename failed"),
         ("rename:3:ENOSPC", "no_space", "no space left"),
         ("checkpoint:3:EIO", "io", "checkpoint failed"),
