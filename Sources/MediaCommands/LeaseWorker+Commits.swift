@@ -45,7 +45,7 @@ extension LeaseWorker {
             }
         case .failure(let error):
             console.err("Worker \(name): could not commit chunk \(claimed.chunkIndex) of job \(claimed.jobID.short): "
-                + "\(error.personMessage); its lease will run out and another worker will redo it.")
+                + "\(error.personCause); its lease will run out and another worker will redo it.")
         }
     }
 }

@@ -122,7 +122,7 @@ final class LeaseWorker: Sendable {
         await heartbeat.value
         journalPending()
         if let unreached = retire() {
-            console.err("Worker \(name) stopped without reaching the store: \(unreached.personMessage); it drops off the "
+            console.err("Worker \(name) stopped without reaching the store: \(unreached.personCause); it drops off the "
                 + "live workers one lease after its last beat.")
         } else {
             console.err("Worker \(name) stopped.")
@@ -241,7 +241,7 @@ final class LeaseWorker: Sendable {
                 claimed = try store.claimChunk(worker: name, lease: lease, job: job, hasGPU: hasGPU)
             } catch {
                 let stopped = stopping.load(ordering: .sequentiallyConsistent)
-                console.err("Worker \(name): could not claim a chunk: \(error.personMessage)" + (stopped ? "." : "; trying again."))
+                console.err("Worker \(name): could not claim a chunk: \(error.personCause)" + (stopped ? "." : "; trying again."))
                 claimed = nil
             }
             // Held from here on, whatever happens next: a second stop gives it back.
@@ -364,7 +364,7 @@ final class LeaseWorker: Sendable {
             try store.fail(claimed, failure)
         } catch {
             console.err("Worker \(name): could not record the failure of chunk \(claimed.chunkIndex) of job \(job.id.short): "
-                + "\(error.personMessage); its lease will run out and another worker will try it.")
+                + "\(error.personCause); its lease will run out and another worker will try it.")
         }
     }
 
@@ -400,7 +400,7 @@ final class LeaseWorker: Sendable {
                 try store.append(entry)
             } catch {
                 console.err("Worker \(name): could not journal the stop of chunk \(entry.detail["chunk"] ?? "?") of job "
-                    + "\(entry.jobID.short) yet: \(error.personMessage); trying again before the next claim.")
+                    + "\(entry.jobID.short) yet: \(error.personCause); trying again before the next claim.")
                 unjournalled.withLock { $0.append(contentsOf: pending[index...]) }
                 return
             }
@@ -424,7 +424,7 @@ final class LeaseWorker: Sendable {
             try store.release(claimed)
         } catch {
             console.err("Worker \(name): could not give back chunk \(claimed.chunkIndex) of job \(claimed.jobID.short): "
-                + "\(error.personMessage); its lease will run out and another worker will rescue it.")
+                + "\(error.personCause); its lease will run out and another worker will rescue it.")
         }
     }
 
@@ -453,7 +453,7 @@ final class LeaseWorker: Sendable {
             }
             console.err("Worker \(name): \(what).")
         } catch {
-            console.err("Worker \(name): \(what); the failure could not be recorded (\(error.personMessage)): its lease will "
+            console.err("Worker \(name): \(what); the failure could not be recorded (\(error.personCause)): its lease will "
                 + "run out and another worker will try it.")
         }
     }

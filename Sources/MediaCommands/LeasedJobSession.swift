@@ -77,7 +77,7 @@ struct LeasedJobSession {
             try store.transition(handle.id, to: StateChange(state: .paused, clearsCancel: true),
                                  journal: JournalEntry(jobID: handle.id, event: .ended, detail: ["outcome": "paused"]))
         } catch {
-            session.context.console.err("Stopping: could not pause job \(handle.id.short) (\(error.personMessage)); the store "
+            session.context.console.err("Stopping: could not pause job \(handle.id.short) (\(error.personCause)); the store "
                 + "still has it running, and other workers may go on with it.")
         }
     }

@@ -85,25 +85,37 @@ public struct PostgresError: CategorizedError, Equatable, CustomStringConvertibl
     }
 
     /// What happened, naming the statement, column and server, and what to do.
-    public var message: String {
+    public var message: String { advice.map { "\(cause); \($0)" } ?? cause }
+
+    /// What happened, naming the statement, column and server, without ``message``'s advice.
+    public var cause: String {
         let at = target.map { " (\($0))" } ?? ""
         let code = sqlState.map { " [SQLSTATE \($0)]" } ?? ""
         let inStatement = statement.map { " in \(Self.summary(of: $0))" } ?? ""
         let named = column.map { "column \"\($0)\"" } ?? "a column"
         switch kind {
         case .connectionFailed:
-            return "cannot connect to PostgreSQL\(at): \(detail); check the connection URL and that the server runs"
+            return "cannot connect to PostgreSQL\(at): \(detail)"
         case .connectionLost:
-            return "the connection to PostgreSQL was lost\(inStatement)\(at)\(code): \(detail); reconnect and retry"
+            return "the connection to PostgreSQL was lost\(inStatement)\(at)\(code): \(detail)"
         case .statementFailed:
             return "PostgreSQL refused\(inStatement)\(at)\(code): \(detail)"
         case .serializationFailure:
-            return "a transaction lost a race with another and was rolled back\(inStatement)\(at)\(code): \(detail); "
-                + "run it again"
+            return "a transaction lost a race with another and was rolled back\(inStatement)\(at)\(code): \(detail)"
         case .unknownColumn, .typeMismatch, .unexpectedNull:
             return "cannot read \(named)\(inStatement): \(detail)"
         case .invalidParameter, .unknownMigrations, .misuse:
             return "\(detail)\(inStatement)\(at)"
+        }
+    }
+
+    /// What to do next, where the error's kind suggests something.
+    private var advice: String? {
+        switch kind {
+        case .connectionFailed: "check the connection URL and that the server runs"
+        case .connectionLost: "reconnect and retry"
+        case .serializationFailure: "run it again"
+        case .statementFailed, .unknownColumn, .typeMismatch, .unexpectedNull, .invalidParameter, .unknownMigrations, .misuse: nil
         }
     }
 

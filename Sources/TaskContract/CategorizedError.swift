@@ -7,6 +7,14 @@ public protocol CategorizedError: Error {
     var category: FailureCategory { get }
     /// What happened and what to do next, for the person.
     var message: String { get }
+    /// What happened, without ``message``'s advice on what to do next: for a sentence that says
+    /// itself what happens next (a process that stops, or tries again by itself).
+    var cause: String { get }
+}
+
+extension CategorizedError {
+    /// The whole ``message``, for errors whose message gives no advice of its own.
+    public var cause: String { message }
 }
 
 extension Error {
@@ -18,5 +26,11 @@ extension Error {
     /// The error's message for the person.
     public var personMessage: String {
         (self as? any CategorizedError)?.message ?? String(describing: self)
+    }
+
+    /// What happened, for the person, without the error's advice on what to do next
+    /// (``CategorizedError/cause``): for a sentence that says itself what happens next.
+    public var personCause: String {
+        (self as? any CategorizedError)?.cause ?? String(describing: self)
     }
 }

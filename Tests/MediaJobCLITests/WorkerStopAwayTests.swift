@@ -111,10 +111,15 @@ import Testing
         return (id, hold, worker)
     }
 
-    /// The process ended with `status` (a worker's stop: 0), its standard error saying each of `words`.
+    /// The process ended with `status` (a worker's stop: 0), its standard error saying each of `words`
+    /// and not passing on PostgreSQL's advice (to reconnect and retry, to check the URL): the process
+    /// is stopping, and its messages say what happens next.
     private func expect(_ ended: CLIProcess.Result, status: Int32 = 0, saying words: [String]) {
         #expect(ended.status == status, "\(ended.stderr)")
         for word in words { #expect(ended.stderr.contains(word), "\(ended.stderr)") }
+        for advice in ["reconnect and retry", "check the connection URL"] {
+            #expect(!ended.stderr.contains(advice), "\(ended.stderr)")
+        }
     }
 
     /// Starts `cluster` again and a worker that rescues the one chunk of job `id` from `stopped`
