@@ -124,8 +124,10 @@ struct JobSession {
         }
     }
 
-    /// Says how the job ended and what to do next (an event with `--json`).
-    func report(_ outcome: TaskOutcome, of handle: JobHandle, resumeHint: String) {
+    /// Says how the job ended and what to do next (an event with `--json`). A process that stopped
+    /// its work on a job in a store it could not reach (`pausedInStore` false) says the store still
+    /// has the job running, rather than that it paused it.
+    func report(_ outcome: TaskOutcome, of handle: JobHandle, resumeHint: String, pausedInStore: Bool = true) {
         let console = context.console
         let job = (try? scheduler.store.job(handle.id)) ?? handle.record
         if context.json {
@@ -139,6 +141,10 @@ struct JobSession {
         switch outcome {
         case .completed:
             console.err("Done: \(job.destination)")
+        case .paused where !pausedInStore:
+            console.err("Stopped at \(JobDescription.percent(handle.task.progress.fraction)) here; the job is still running in "
+                        + "the store, and other workers may go on with it. Once the store is back, stop it with: mediajob cancel "
+                        + "\(job.id.short)\(context.stateDirectoryArgument)")
         case .paused:
             console.err("Paused at \(percent)\(job.message.map { ": \($0)" } ?? ""). Resume with: \(resumeHint)")
         case .failed(let category):

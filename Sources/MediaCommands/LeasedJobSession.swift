@@ -44,13 +44,15 @@ struct LeasedJobSession {
         let shown = await following.value
         stop.cancel()
 
-        if handle.task.isExpired { pauseIfLive(handle) }
-        let job = (try? store.job(handle.id)) ?? handle.record
+        let reachedStore = handle.task.isExpired ? pauseIfLive(handle) : true
+        let stored = try? store.job(handle.id)
+        let job = stored ?? handle.record
         let outcome = job.outcome ?? .paused
-        if job.progress != shown { scheduler.showStoredProgress(of: job, on: handle.task) }
+        if let stored, stored.progress != shown { scheduler.showStoredProgress(of: stored, on: handle.task) }
         handle.task.setTaskCompleted(outcome)
         reporter.finishLine()
-        session.report(outcome, of: handle, resumeHint: "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)")
+        session.report(outcome, of: handle, resumeHint: "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)",
+                       pausedInStore: reachedStore)
         return ExitCode.of(outcome)
     }
 
@@ -71,14 +73,16 @@ struct LeasedJobSession {
     /// Ctrl-C: the job is paused, unless it ended meanwhile; workers claim nothing more of it. A
     /// store that cannot be reached (its reconnections stopped with the chunks, ``LeaseWorker/stopChunksInFlight()``)
     /// leaves the job as it is, and the process says so.
-    private func pauseIfLive(_ handle: JobHandle) {
+    /// - Returns: whether the store answered (the job is paused, or had ended).
+    private func pauseIfLive(_ handle: JobHandle) -> Bool {
         do {
-            guard let job = try store.job(handle.id), job.state.isLive else { return }
+            guard let job = try store.job(handle.id), job.state.isLive else { return true }
             try store.transition(handle.id, to: StateChange(state: .paused, clearsCancel: true),
                                  journal: JournalEntry(jobID: handle.id, event: .ended, detail: ["outcome": "paused"]))
+            return true
         } catch {
-            session.context.console.err("Stopping: could not pause job \(handle.id.short) (\(error.personCause)); the store "
-                + "still has it running, and other workers may go on with it.")
+            session.context.console.err("Stopping: could not pause job \(handle.id.short): \(error.personCause).")
+            return false
         }
     }
 }
