@@ -24,6 +24,9 @@ final class SheetCellCache: Sendable {
         var image: VipsImage
         var width: Int
         var height: Int
+
+        /// The bytes of the cell's pixels, which ``budget`` counts.
+        var bytes: Int { image.width * image.height * image.bands }
     }
 
     /// What a cell was made from: the thumbnail file, and the sheet's cell size and background.
@@ -76,10 +79,10 @@ final class SheetCellCache: Sendable {
     /// Keeps the cell made from the thumbnail at `path`, in `workspace`, when it fits the budget.
     func keep(_ cell: Cell, madeFrom path: String, in workspace: URL, cellSize: Int, background: [Double]) {
         guard let source = Source(path: path, cellSize: cellSize, background: background) else { return }
-        let bytes = cell.image.width * cell.image.height * cell.image.bands
+        let bytes = cell.bytes
         state.withLock { state in
             if state.workspace != workspace { state = State(workspace: workspace) }
-            if let old = state.cells[path] { state.bytes -= old.cell.image.width * old.cell.image.height * old.cell.image.bands }
+            if let old = state.cells[path] { state.bytes -= old.cell.bytes }
             guard state.bytes + bytes <= budget else {
                 state.cells[path] = nil
                 return
@@ -94,7 +97,7 @@ final class SheetCellCache: Sendable {
     func take(madeFrom path: String, in workspace: URL, cellSize: Int, background: [Double]) -> Cell? {
         let kept: (source: Source, cell: Cell)? = state.withLock { state in
             guard state.workspace == workspace, let kept = state.cells.removeValue(forKey: path) else { return nil }
-            state.bytes -= kept.cell.image.width * kept.cell.image.height * kept.cell.image.bands
+            state.bytes -= kept.cell.bytes
             return kept
         }
         guard let kept, Source(path: path, cellSize: cellSize, background: background) == kept.source else { return nil }
