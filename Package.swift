@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // Layers (arrows point down): mediajob-media → MediaCommands → MediaJobCLI, MediaJobs → JobEngine → TaskContract;
@@ -41,6 +42,54 @@ let integrationTests: [Target] = [
         ]
     ),
 ]
+
+/// Start-up (issue 15): before `main`, the dynamic loader binds ~67,000 symbols of the 218 libraries
+/// libvips and FFmpeg bring, and each lookup walks the global scope (the program's DT_NEEDED names,
+/// then theirs, breadth first) until it reaches the library that defines the symbol. Most lookups are
+/// libraries binding to their own symbols from deep in that list (libopenblas 39 % of the walk,
+/// through libavfilter → libsphinxbase → libblas). Naming the costliest on `mediajob-media`'s link
+/// line moves them up to just after its own libraries: the walk's estimate 7.0 M → 3.1 M objects,
+/// `--version` 0.64× the CPU (README, "Start-up"). They are Debian 12's, every one loaded anyway, in
+/// an order that keeps, for each of the 2,553 symbols defined by more than one loaded library, the
+/// library that defines it first (and so the one every lookup binds to): libblas and liblapack before
+/// libopenblas, whose BLAS they define too; libstdc++ among the libraries that carry their own copies
+/// of its templates, in their old order; libc where it was, before all of them. A name that is not
+/// installed is left out, so the build works where one is missing, and libopenblas is named only
+/// when libblas.so.3 is OpenBLAS's.
+let lookupHeavyLibraries = [
+    "libc.so.6",
+    "libblas.so.3", "liblapack.so.3", "libopenblas.so.0",
+    "libepoxy.so.0", "libcrypto.so.3",
+    "librubberband.so.2", "libstdc++.so.6", "libzimg.so.2", "libgme.so.0", "libopenmpt.so.0", "libchromaprint.so.1",
+    "libsrt-gnutls.so.1.5", "libsnappy.so.1", "libOpenEXR-3_1.so.30", "libLerc.so.4",
+    "lib_FoundationICU.so", "libhdf5_serial.so.103", "libIex-3_1.so.30", "libmbedcrypto.so.7", "libfftw3.so.3",
+    "libasound.so.2", "libunistring.so.2", "libpango-1.0.so.0", "libldap-2.5.so.0", "libgnutls.so.30",
+]
+
+/// The folder this manifest's own copy of `soname` was loaded from (the system's library folder for
+/// libc, the toolchain's for Swift's libraries), read from /proc/self/maps; nil when not loaded.
+func loadedFolder(of soname: String) -> String? {
+    let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+    let path = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }.first { $0.hasSuffix("/" + soname) }
+    return path.map { String($0.dropLast(soname.count + 1)) }
+}
+
+/// The linker flags naming those of ``lookupHeavyLibraries`` installed here, in their order.
+func lookupHeavyLibraryFlags() -> [String] {
+    let folders = [loadedFolder(of: "libc.so.6"), loadedFolder(of: "lib_FoundationICU.so")].compactMap { $0 }
+    func installed(_ name: String) -> String? {
+        folders.map { $0 + "/" + name }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+    // libblas.so.3 is whichever BLAS the system chose (OpenBLAS, BLIS, the reference one); OpenBLAS's
+    // sits in a folder beside its libopenblas.so.0.
+    let openBLAS = installed("libblas.so.3").map { blas in
+        let folder = URL(fileURLWithPath: blas).resolvingSymlinksInPath().deletingLastPathComponent()
+        return FileManager.default.fileExists(atPath: folder.appendingPathComponent("libopenblas.so.0").path)
+    } ?? false
+    let names = lookupHeavyLibraries.filter { installed($0) != nil && ($0 != "libopenblas.so.0" || openBLAS) }
+    guard !names.isEmpty else { return [] }
+    return ["--push-state", "--no-as-needed"] + names.map { "-l:" + $0 } + ["--pop-state"]
+}
 
 let package = Package(
     name: "mediajob",
@@ -107,7 +156,8 @@ let package = Package(
         .executableTarget(name: "mediajob", dependencies: ["MediaJobCLI", "JobEngine"],
                           swiftSettings: [.unsafeFlags(["-static-stdlib"])],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
-        .executableTarget(name: "mediajob-media", dependencies: ["MediaCommands", "MediaJobCLI", "JobEngine"]),
+        .executableTarget(name: "mediajob-media", dependencies: ["MediaCommands", "MediaJobCLI", "JobEngine"],
+                          linkerSettings: [.unsafeFlags(lookupHeavyLibraryFlags().flatMap { ["-Xlinker", $0] })]),
         // The GPU check for a machine with a GPU (Scripts/gpu-check, DEVELOPERS.md): GPURender and
         // Vulkan only, so that it runs where libvips and FFmpeg are not installed; and the program
         // that prepares its references and CPU figures here.
