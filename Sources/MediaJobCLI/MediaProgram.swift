@@ -9,21 +9,42 @@ package enum MediaProgram {
     package static let fileName = "mediajob-media"
 
     /// Replaces this process with `mediajob-media arguments…`, keeping its id, environment (with
-    /// `MALLOC_ARENA_MAX` added when unset), open descriptors and signal dispositions, so that a
+    /// ``startSettings`` added where unset), open descriptors and signal dispositions, so that a
     /// caller waiting on it or signalling it sees one process.
     /// - Returns: only when `mediajob-media` cannot be started.
     /// - Throws: ``MediaProgramMissing`` saying where it was looked for and what to do.
     package static func takeOver(arguments: [String]) throws -> Int32 {
         let path = try location()
+        var current: [String] = []
+        var entry = environ
+        while let text = entry.pointee {
+            current.append(String(cString: text))
+            entry += 1
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment(from: current).map { strdup($0) } + [nil]
+        execve(path, argv, envp)
+        throw MediaProgramMissing(path: path, reason: String(cString: strerror(errno)))
+    }
+
+    /// Settings for the libraries `mediajob-media` loads, which they read once as it starts; a value
+    /// the person set is kept.
+    package static let startSettings: KeyValuePairs<String, String> = [
         // glibc gives each thread that allocates its own arena, up to 8 per core, and keeps what is
         // freed in each: libvips' worker threads left 11 of them holding 39 MiB at the end of a
         // thumbnail run (issue 15). Two arenas cut that run's peak RSS from 111 to 101 MiB at no
-        // measured cost in time (one arena saves no more). glibc reads the setting once, as the new program starts; a value the person
-        // set is kept.
-        setenv("MALLOC_ARENA_MAX", "2", 0)
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        execv(path, argv)
-        throw MediaProgramMissing(path: path, reason: String(cString: strerror(errno)))
+        // measured cost in time (one arena saves no more).
+        "MALLOC_ARENA_MAX": "2",
+        // libavfilter loads OpenBLAS (through libsphinxbase), whose constructor starts a thread per
+        // core but one that spins waiting for BLAS work; nothing mediajob does calls BLAS.
+        "OPENBLAS_NUM_THREADS": "1",
+    ]
+
+    /// The environment `mediajob-media` starts with: `current` (`NAME=value` entries, in order) and
+    /// after it each of ``startSettings`` that `current` does not name.
+    package static func environment(from current: [String]) -> [String] {
+        let named = Set(current.map { $0.prefix { $0 != "=" } })
+        return current + startSettings.filter { !named.contains(Substring($0.key)) }.map { "\($0.key)=\($0.value)" }
     }
 
     /// Where `mediajob-media` is: beside the running executable, found through /proc/self/exe.
