@@ -75,16 +75,6 @@ int shim_colourspace_srgb(VipsImage *in, VipsImage **out) {
     return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
 }
 
-int shim_embed_centre(VipsImage *in, VipsImage **out, int width, int height, const double *background, int count) {
-    VipsArrayDouble *colour = vips_array_double_new(background, count);
-    int result = vips_gravity(in, out, VIPS_COMPASS_DIRECTION_CENTRE, width, height,
-        "extend", VIPS_EXTEND_BACKGROUND,
-        "background", colour,
-        NULL);
-    vips_area_unref(VIPS_AREA(colour));
-    return result;
-}
-
 int shim_arrayjoin(VipsImage **in, int n, VipsImage **out, int across, int spacing,
                    const double *background, int count) {
     VipsArrayDouble *colour = vips_array_double_new(background, count);

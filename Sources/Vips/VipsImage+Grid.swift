@@ -32,7 +32,7 @@ extension VipsImage {
 
     /// A contact sheet of cells already made by ``sheetCell(size:background:)`` with the same
     /// `cell` and `background`: the same sheet ``grid(_:columns:cell:spacing:background:)`` makes
-    /// of the images the cells were made from.
+    /// of the images the cells were made from. Each cell is centred in its square here.
     ///
     /// - Parameters:
     ///   - cells: At least one cell, in sheet order.
@@ -49,8 +49,8 @@ extension VipsImage {
         var output: ImagePointer?
         let status = withExtendedLifetime(cells) {
             background.withUnsafeBufferPointer { colour in
-                shim_arrayjoin(&pointers, Int32(pointers.count), &output, Int32(min(columns, cells.count)),
-                               Int32(spacing), colour.baseAddress, Int32(colour.count))
+                shim_sheet(&pointers, Int32(pointers.count), &output, Int32(min(columns, cells.count)),
+                           Int32(spacing), Int32(cell), colour.baseAddress, Int32(colour.count))
             }
         }
         try VipsError.check(status) { VipsError(.other, path: nil, libraryMessage: $0) }
@@ -61,17 +61,17 @@ extension VipsImage {
     /// This image as a contact-sheet cell: converted to 8-bit sRGB (through its colour profile),
     /// flattened onto `background` if it has alpha, and scaled down to fit a `size` × `size`
     /// square if larger (thumbnails made with ``thumbnail(_:size:limits:)`` at `size` already
-    /// fit), all computed into memory here, then centred on that square of `background` (which
-    /// costs no memory until the sheet is saved). Decode errors surface here; the cell can be read
-    /// any number of times, from any thread, and joining cells into a sheet builds one operation,
-    /// not one a cell.
+    /// fit), all computed into memory here. Decode errors surface here; the cell can be read any
+    /// number of times, from any thread. ``grid(cells:columns:cell:spacing:background:)`` centres
+    /// it in its square of `background` as it joins the cells, in one operation that works out
+    /// the background's pixel once (libvips' own join and centring evaluate it again for every
+    /// image they place, about 0.7 ms of CPU each).
     /// - Throws: ``VipsError`` when the image cannot be decoded or converted.
     public func sheetCell(size: Int, background: [Double]) throws -> VipsImage {
         try colourManaged(.srgb).toSRGB8()
             .flattened(background: background)
             .resize(maxWidth: size, maxHeight: size)
             .computedInMemory()
-            .embeddedInCentre(width: size, height: size, background: background)
     }
 
     /// Each image's ``sheetCell(size:background:)``, in order, made one per core at a time; the

@@ -54,15 +54,6 @@ extension VipsImage {
         }
     }
 
-    /// Centres the image on a `width` × `height` canvas of `background`.
-    func embeddedInCentre(width: Int, height: Int, background: [Double]) throws -> VipsImage {
-        try background.withUnsafeBufferPointer { colour in
-            try derive {
-                shim_embed_centre($0, $1, Int32(width), Int32(height), colour.baseAddress, Int32(colour.count))
-            }
-        }
-    }
-
     /// The pixels computed at once into memory, so that decode errors surface here and the
     /// result can be read any number of times, from any thread, without decoding again.
     func computedInMemory() throws -> VipsImage {

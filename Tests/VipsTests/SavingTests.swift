@@ -178,7 +178,7 @@ import Testing
         let cells = try VipsImage.sheetCells(images, size: 40, background: [20, 30, 40])
         let joined = try VipsImage.grid(cells: cells, columns: 2, cell: 40, spacing: 4, background: [20, 30, 40])
 
-        #expect(cells.map(\.width) == [40, 40, 40] && cells.map(\.height) == [40, 40, 40]) // squares of the cell's size
+        #expect(cells.map(\.width) == [40, 16, 30] && cells.map(\.height) == [20, 40, 30]) // scaled to fit, centred when joined
         #expect(try joined.encoded(format: .jpeg, quality: 85) == direct.encoded(format: .jpeg, quality: 85))
     }
 
