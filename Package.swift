@@ -49,13 +49,13 @@ let integrationTests: [Target] = [
 /// libraries binding to their own symbols from deep in that list (libopenblas 39 % of the walk,
 /// through libavfilter → libsphinxbase → libblas). Naming the costliest on `mediajob-media`'s link
 /// line moves them up to just after its own libraries: the walk's estimate 7.0 M → 3.1 M objects,
-/// `--version` 0.64× the CPU (README, "Start-up"). They are Debian 12's, every one loaded anyway, in
-/// an order that keeps, for each of the 2,553 symbols defined by more than one loaded library, the
-/// library that defines it first (and so the one every lookup binds to): libblas and liblapack before
-/// libopenblas, whose BLAS they define too; libstdc++ among the libraries that carry their own copies
-/// of its templates, in their old order; libc where it was, before all of them. A name that is not
-/// installed is left out, so the build works where one is missing, and libopenblas is named only
-/// when libblas.so.3 is OpenBLAS's.
+/// `--version` 0.67× the CPU (README, Benchmarks: "The link order"). They are Debian 12's, every one
+/// loaded anyway, in an order that keeps, for each of the 2,553 symbols defined by more than one
+/// loaded library, the library that defines it first (and so the one every lookup binds to): libblas
+/// and liblapack before libopenblas, whose BLAS they define too; libstdc++ among the libraries that
+/// carry their own copies of its templates, in their old order; libc where it was, before all of
+/// them. A name that is not installed is left out, so the build works where one is missing, and
+/// libopenblas is named only when libblas.so.3 is OpenBLAS's.
 let lookupHeavyLibraries = [
     "libc.so.6",
     "libblas.so.3", "liblapack.so.3", "libopenblas.so.0",
@@ -70,7 +70,8 @@ let lookupHeavyLibraries = [
 /// libc, the toolchain's for Swift's libraries), read from /proc/self/maps; nil when not loaded.
 func loadedFolder(of soname: String) -> String? {
     let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
-    let path = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }.first { $0.hasSuffix("/" + soname) }
+    let paths = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }
+    let path = paths.first { $0.hasSuffix("/" + soname) }
     return path.map { String($0.dropLast(soname.count + 1)) }
 }
 
