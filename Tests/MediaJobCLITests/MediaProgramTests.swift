@@ -24,6 +24,38 @@ import Testing
         #expect(full.contains { $0.hasPrefix("libvips") } && full.contains { $0.hasPrefix("libavcodec") }, "\(full)")
     }
 
+    /// Package.swift names libraries on mediajob-media's link line, after libc, so that the dynamic
+    /// loader meets them early in its lookups (`lookupHeavyLibraries`). Each must be one that the
+    /// libraries the program needs load anyway: naming any other would load it, run its constructor
+    /// and put its symbols in every lookup's way.
+    @Test func theLibrariesNamedForTheLookupOrderAreOnesMediajobMediaLoadsAnyway() throws {
+        let own = try needed(mediaProgram)
+        let libc = try #require(own.firstIndex(of: "libc.so.6"), "\(own)")
+        let named = own[(libc + 1)...].filter { !$0.hasPrefix("ld-linux") }
+        var paths: [String: String] = [:]  // every library it loads, by soname, where ldd finds it
+        for line in try MediaFixtures.run("/usr/bin/ldd", [mediaProgram.path]).output.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if words.count >= 3, words[1] == "=>" { paths[words[0].trimmingCharacters(in: .whitespaces)] = String(words[2]) }
+        }
+        var neededBy: [String: [String]] = [:]  // by path; readelf heads each file's section with "File: path"
+        var file = ""
+        for line in try MediaFixtures.run("/usr/bin/readelf", ["-d"] + paths.values.sorted()).output.split(separator: "\n") {
+            if line.hasPrefix("File: ") {
+                file = String(line.dropFirst("File: ".count))
+            } else if line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") {
+                neededBy[file, default: []].append(String(line[line.index(after: open)..<close]))
+            }
+        }
+        var loaded = Set(own[...libc])
+        var queue = Array(own[...libc])
+        while let name = queue.popLast() {
+            for dependency in neededBy[paths[name] ?? ""] ?? [] where loaded.insert(dependency).inserted {
+                queue.append(dependency)
+            }
+        }
+        #expect(named.filter { !loaded.contains($0) } == [], "loaded by nothing else; Package.swift names \(named)")
+    }
+
     @Test func aMediaCommandBecomesMediajobMediaInTheSameProcess() throws {
         let fixture = CLIFixture()
         let trace = fixture.folder.path("exec.trace")
