@@ -5,33 +5,87 @@ import Testing
 @Suite struct SegmentPlannerTests {
     private let everySecond = (0..<120).map(Double.init)
 
-    @Test func aRangeIsCutIntoEqualSegmentsOnKeyframesNoneLongerThanTheLimit() {
+    /// Segments without gaps from `start` to `end`, none longer than `limit`.
+    private func expectCover(_ segments: [(start: Double, end: Double)], from start: Double, to end: Double, limit: Double) {
+        #expect(segments.first?.start == start)
+        #expect(segments.last?.end == end)
+        #expect(zip(segments, segments.dropFirst()).allSatisfy { $0.end == $1.start })
+        #expect(segments.allSatisfy { $0.end - $0.start > 0 && $0.end - $0.start <= limit })
+    }
+
+    @Test func aRangeIsCutOnKeyframesIntoEvenSharesThenHalvesTowardItsEnd() {
+        // 30 s at 10 s at most: 10 + 10 while two limits are left, then 5, 2.5 and 1.25 on the
+        // keyframes nearest (27 of 27 and 28, equally near), the last two within a quarter of the limit.
         let segments = SegmentPlanner(maxSeconds: 10).segments(keyframes: everySecond, from: 0, to: 30)
-        #expect(segments.map(\.start) == [0, 10, 20])
-        #expect(segments.map(\.end) == [10, 20, 30])
+        #expect(segments.map(\.start) == [0, 10, 20, 25, 27, 28])
+        expectCover(segments, from: 0, to: 30, limit: 10)
+        #expect(segments.suffix(2).allSatisfy { $0.end - $0.start <= 10 / 4 })
     }
 
     @Test func aRemainderIsSharedOutRatherThanLeftAsASliver() {
-        // 21 s at 10 s at most: three segments of about 7 s, not 10 + 10 + 1.
+        // 21 s at 10 s at most: 7 + 7 (not 10 + 10 + 1), then the last 7 s halved: 3 + 2 + 2 on keyframes.
         let segments = SegmentPlanner(maxSeconds: 10).segments(keyframes: everySecond, from: 0, to: 21)
-        #expect(segments.map(\.start) == [0, 7, 14])
-        #expect(segments.allSatisfy { $0.end - $0.start == 7 })
+        #expect(segments.map(\.start) == [0, 7, 14, 17, 19])
+        expectCover(segments, from: 0, to: 21, limit: 10)
     }
 
-    @Test func cutsFallOnKeyframesWithinTheLimitAndTheSegmentsCoverTheRangeWithoutGaps() {
-        let keyframes: [Double] = [0, 2.5, 7.1, 9.9, 13.3, 16.0]
-        let segments = SegmentPlanner(maxSeconds: 6).segments(keyframes: keyframes, from: 1.2, to: 17.5)
-        #expect(segments.first?.start == 1.2)
-        #expect(segments.last?.end == 17.5)
-        #expect(zip(segments, segments.dropFirst()).allSatisfy { $0.end == $1.start })
-        #expect(segments.dropFirst().allSatisfy { keyframes.contains($0.start) })
-        #expect(segments.allSatisfy { $0.end - $0.start <= 6 })
+    @Test func scenarioTwosClipEndsInShortSegmentsWhereFiveEqualOnesLeftOneCoreAlone() {
+        // 1080p30 at veryfast: 7.688 s at most; keyframes every 2 s. The plan before was five
+        // segments of 6 s, two at a time on two cores: the fifth ran alone. Now both cores
+        // reach 15 s of video together (6 + 6 + 2 + 1 each), the last segment cut between keyframes.
+        let keyframes = stride(from: 0.0, to: 30, by: 2).map { $0 }
+        let segments = SegmentPlanner(maxSeconds: 7.688).segments(keyframes: keyframes, from: 0, to: 30)
+        #expect(segments.map(\.start) == [0, 6, 12, 18, 24, 26, 28, 29])
+        expectCover(segments, from: 0, to: 30, limit: 7.688)
+    }
+
+    @Test func anEvenShareCutsBetweenKeyframesRatherThanTakeOneFarFromItsPlace() {
+        // 3.844 s at most (chunk_seconds 2.5) with keyframes every 2 s: shares of 3.75 s cut between
+        // keyframes (not 2 s segments on them, twice as many), a keyframe taken within a quarter share.
+        let keyframes = stride(from: 0.0, to: 30, by: 2).map { $0 }
+        let segments = SegmentPlanner(maxSeconds: 3.844).segments(keyframes: keyframes, from: 0, to: 30)
+        #expect(segments.map(\.start) == [0, 3.75, 7.5, 11.25, 15, 18, 21, 24, 26, 28, 29, 29.5])
+        expectCover(segments, from: 0, to: 30, limit: 3.844)
+    }
+
+    @Test func theSegmentsCoverTheRangeWithTheLastOnesTheShortestAndNoSliver() {
+        let keyframes: [Double] = [0, 2.5, 7.1, 9.9, 13.3, 16.0, 21.7, 30, 31.2]
+        for (limit, start, end) in [(6.0, 1.2, 17.5), (6, 0, 40), (7.688, 0.5, 33), (3, 2, 29.5)] {
+            let segments = SegmentPlanner(maxSeconds: limit).segments(keyframes: keyframes, from: start, to: end)
+            expectCover(segments, from: start, to: end, limit: limit)
+            let lengths = segments.map { $0.end - $0.start }
+            // The last two are the shortest but never a sliver: between an eighth and a quarter of the limit,
+            // and no segment before them is shorter than half of the last one.
+            #expect(lengths.suffix(2).allSatisfy { $0 >= limit / 8 - 1e-9 && $0 <= limit / 4 + 1e-9 }, "\(lengths)")
+            #expect(lengths.dropLast(2).allSatisfy { $0 >= lengths[lengths.count - 1] / 2 }, "\(lengths)")
+        }
+    }
+
+    @Test func thePlanIsAFunctionOfTheRangeKeyframesAndLimitOnly() {
+        let keyframes = stride(from: 0.0, to: 600, by: 1.5).map { $0 }
+        let first = SegmentPlanner(maxSeconds: 7.688).segments(keyframes: keyframes, from: 3, to: 587.25)
+        let again = SegmentPlanner(maxSeconds: 7.688).segments(keyframes: keyframes, from: 3, to: 587.25)
+        #expect(first.map(\.start) == again.map(\.start) && first.map(\.end) == again.map(\.end))
+        // A long range is even shares within the limit but for its last two limits.
+        #expect(first.dropLast(8).allSatisfy { $0.end - $0.start >= 7.688 / 2 })
+        #expect(abs(first.reduce(0) { $0 + $1.end - $1.start } - 584.25) < 1e-9)
     }
 
     @Test func aLongGroupOfPicturesIsCutBetweenKeyframesRatherThanExceedTheLimit() {
+        // No keyframe after 0: even shares of 5 s, then halves down to an eighth of the limit.
         let segments = SegmentPlanner(maxSeconds: 5).segments(keyframes: [0], from: 0, to: 20)
-        #expect(segments.map(\.start) == [0, 5, 10, 15])
-        #expect(segments.allSatisfy { $0.end - $0.start == 5 })
+        #expect(segments.map(\.start) == [0, 5, 10, 15, 17.5, 18.75, 19.375])
+        expectCover(segments, from: 0, to: 20, limit: 5)
+    }
+
+    @Test func aRangeWithinTwoLimitsIsTwoSegmentsOnTheKeyframeNearestItsMiddleThatKeepsBothWithinTheLimit() {
+        let even = SegmentPlanner(maxSeconds: 10).segments(keyframes: everySecond, from: 0, to: 12)
+        #expect(even.map(\.start) == [0, 6])
+        expectCover(even, from: 0, to: 12, limit: 10)
+        // 4.9 is nearer the middle (7.5) than 9.5 but would leave 10.1 s after it.
+        let keyframes: [Double] = [0, 3, 4.9, 9.5, 11]
+        #expect(SegmentPlanner(maxSeconds: 10).segments(keyframes: keyframes, from: 0, to: 15).map(\.start) == [0, 9.5])
+        #expect(SegmentPlanner(maxSeconds: 10).segments(keyframes: [0, 3, 11], from: 0, to: 15).map(\.start) == [0, 7.5])
     }
 
     @Test func aRangeWithinTheLimitIsOneSegment() {
@@ -79,7 +133,8 @@ import Testing
             #expect(segments.allSatisfy { video.work(clip(1920, 1080), seconds: $0.end - $0.start) <= budget * (1 + 1e-9) },
                     "\(preset) at \(chunkSeconds) s")
             let fewest = Int((video.work(clip(1920, 1080), seconds: 40) / budget).rounded(.up))
-            #expect((fewest...fewest + 2).contains(segments.count), "\(segments.count) segments, \(fewest) at the fewest")
+            // Even shares, cut on keyframes, then up to four more as the last two limits halve.
+            #expect((fewest...fewest + 4).contains(segments.count), "\(segments.count) segments, \(fewest) at the fewest")
             #expect(segments.dropFirst().allSatisfy { keyframes.contains($0.start) }, "cut on keyframes")
         }
         let fast = work().planner(for: clip(1920, 1080)).maxSeconds

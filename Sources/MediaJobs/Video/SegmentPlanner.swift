@@ -1,14 +1,28 @@
 /// Splits a video's time range into segments, each encoded on its own and joined later without
-/// re-encoding, so that no segment is longer than ``maxSeconds``.
+/// re-encoding, so that no segment is longer than ``maxSeconds``, and so that the last ones are
+/// short: the job's chunks then end together on however many cores run them.
 ///
 /// The plan depends on the range, the keyframes and ``maxSeconds`` only, never on the machine,
-/// so one job's segments are the same wherever it is planned. The range is split as evenly as the
-/// limit allows (a remainder never becomes a sliver), each cut on the source keyframe nearest its
-/// ideal place within the limit; where the source has no keyframe there (a long GOP), the cut is
-/// made between keyframes and the segment's encoder decodes from the keyframe before it.
+/// so one job's segments are the same wherever it is planned. A range within the limit is one
+/// segment, and within two limits two, cut on the keyframe nearest the middle that keeps both
+/// within the limit. A longer range is cut from the start: each segment takes an even share of
+/// what is left within the limit while more than two limits are left, then half of what is left
+/// (the segments halve toward the end), down to ``shortestShare`` of the limit: the last two are
+/// between that and twice it. Each cut is made on the source keyframe nearest its place, within a
+/// quarter of an even share or half of a halving one; where the source has no keyframe there (a
+/// long GOP, or a tail segment shorter than the GOP), the cut is made between keyframes and the
+/// segment's encoder decodes from the keyframe before it.
+///
+/// Run in order on any number of cores, or longest first, the short segments come last and fill
+/// the gaps while the long ones finish: an equal split into an odd number of segments left one
+/// core encoding the last one alone for a whole segment's time.
 public struct SegmentPlanner: Sendable {
     /// The longest a segment may be, in seconds of video.
     public var maxSeconds: Double
+
+    /// The shortest a segment is cut on purpose, as a share of ``maxSeconds``: the halving stops
+    /// there. A range within the limit is one segment, however short.
+    static let shortestShare = 1.0 / 8
 
     /// - Parameter maxSeconds: the longest segment; anything but a positive, finite number means
     ///   one segment for the whole range.
@@ -24,35 +38,35 @@ public struct SegmentPlanner: Sendable {
     public func segments(keyframes: [Double], from start: Double, to end: Double) -> [(start: Double, end: Double)] {
         guard end > start else { return [] }
         guard end - start > maxSeconds else { return [(start, end)] }
-        let fewest = Int(((end - start) / maxSeconds).rounded(.up))
-        // One or two more segments leave more room to find keyframes within the limit.
-        let bounds = (fewest...fewest + 2).lazy.compactMap { cuts($0, keyframes, start, end, keyframesOnly: true) }.first
-            ?? cuts(fewest, keyframes, start, end, keyframesOnly: false) ?? [start, end]
+        guard end - start > 2 * maxSeconds else {
+            // Two segments, as before halving began: a short range gains nothing from more.
+            let middle = next(after: start, share: (end - start) / 2, within: (end - start) / 4, keyframes: keyframes,
+                              notBefore: end - maxSeconds, notAfter: end)
+            return [(start, middle), (middle, end)]
+        }
+        let shortest = maxSeconds * Self.shortestShare
+        var bounds = [start]
+        while let cut = bounds.last, end - cut >= 2 * shortest {
+            let left = end - cut
+            // Even shares keep within a quarter of a share of their place, so that a GOP longer
+            // than that does not make more segments; a halving share takes a keyframe within half.
+            let (share, reach) = left >= 2 * maxSeconds ? (left / (left / maxSeconds).rounded(.up), 0.25) : (left / 2, 0.5)
+            bounds.append(next(after: cut, share: share, within: share * reach, keyframes: keyframes,
+                               notBefore: cut, notAfter: end - shortest))
+        }
+        bounds.append(end)
         return zip(bounds, bounds.dropFirst()).map { (start: $0, end: $1) }
     }
 
-    /// The bounds of `count` segments of `start..<end`, each cut on the keyframe nearest its
-    /// even share of the range, within the limit and leaving the rest within it too; where no
-    /// keyframe is there, `nil` if `keyframesOnly`, else a cut at the even share.
-    private func cuts(_ count: Int, _ keyframes: [Double], _ start: Double, _ end: Double, keyframesOnly: Bool) -> [Double]? {
-        var bounds = [start]
-        for index in 1..<count {
-            let cut = bounds[bounds.count - 1]
-            let ideal = start + (end - start) * Double(index) / Double(count)
-            let feasible = end - maxSeconds * Double(count - index)
-            let highest = min(cut + maxSeconds, end)
-            // A keyframe is taken no nearer the last cut than half the even share.
-            let lowest = max(feasible, cut + (ideal - cut) / 2)
-            if let keyframe = keyframes.filter({ $0 >= lowest && $0 <= highest && $0 > cut && $0 < end })
-                .min(by: { abs($0 - ideal) < abs($1 - ideal) }) {
-                bounds.append(keyframe)
-            } else if keyframesOnly {
-                return nil
-            } else {
-                bounds.append(min(max(ideal, feasible, cut), highest))
-            }
-        }
-        bounds.append(end)
-        return bounds
+    /// The cut after `cut` for a segment of about `share` seconds: the keyframe nearest
+    /// `cut + share` no further than `within` from it, no more than the limit after `cut`, and
+    /// between `earliest` (exclusive) and `latest` (the earlier of two equally near); where there
+    /// is none, `cut + share` itself.
+    private func next(after cut: Double, share: Double, within: Double, keyframes: [Double],
+                      notBefore earliest: Double, notAfter latest: Double) -> Double {
+        let ideal = cut + share
+        let highest = min(ideal + within, cut + maxSeconds, latest)
+        let near = keyframes.lazy.filter { $0 > max(cut, earliest) && $0 >= ideal - within && $0 <= highest }
+        return near.min { abs($0 - ideal) < abs($1 - ideal) } ?? ideal
     }
 }
