@@ -5,11 +5,11 @@ int shim_vips_init(const char *argv0) {
     return VIPS_INIT(argv0);
 }
 
-void shim_vips_configure(size_t cache_max_mem, int cache_max_ops, int cache_max_files) {
+void shim_vips_configure(void) {
     vips_block_untrusted_set(TRUE);
-    vips_cache_set_max_mem(cache_max_mem);
-    vips_cache_set_max(cache_max_ops);
-    vips_cache_set_max_files(cache_max_files);
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
 }
 
 int shim_operation_exists(const char *nickname) {

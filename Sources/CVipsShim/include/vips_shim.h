@@ -13,8 +13,8 @@
 /// VIPS_INIT as a function.
 int shim_vips_init(const char *argv0);
 
-/// Blocks untrusted loaders (SVG, PDF, ...) and caps the operation cache.
-void shim_vips_configure(size_t cache_max_mem, int cache_max_ops, int cache_max_files);
+/// Blocks untrusted loaders (SVG, PDF, ...) and turns the operation cache off.
+void shim_vips_configure(void);
 
 /// Whether an operation with this nickname exists in this libvips (for example "heifsave").
 int shim_operation_exists(const char *nickname);
