@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 // MARK: - Errors
 
@@ -17,10 +16,6 @@ void shim_strerror(int code, char *buffer, size_t size) {
 }
 
 // MARK: - Process
-
-int shim_disable_transparent_huge_pages(void) {
-    return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-}
 
 void shim_release_freed_memory(void) {
     malloc_trim(0);

@@ -60,10 +60,6 @@ size_t shim_take_last_log(char *buffer, size_t size);
 
 // MARK: - Process
 
-/// Keeps this process's memory off transparent huge pages (`prctl(PR_SET_THP_DISABLE)`, inherited
-/// by children): x264 asks for them for its pictures, and a huge page is resident whole.
-/// Returns 0, or -1 with errno set where the kernel refuses.
-int shim_disable_transparent_huge_pages(void);
 /// Gives the memory malloc holds free, in every arena, back to the system (`malloc_trim(0)`).
 void shim_release_freed_memory(void);
 

@@ -12,9 +12,9 @@ import FFmpeg
 ///
 /// Checked on 1080p `veryfast` (lookahead 10, 3 B-frames, 1 reference): the formula gives
 /// 147 MiB; a second chunk running beside the first raised `mediajob compress`'s peak RSS by
-/// 149 MiB (`/usr/bin/time -f %M`, 16 s 1080p clip, one chunk at once against two), and by 138 MiB
-/// once the process kept x264's pictures off transparent huge pages (10 s clip, 259 against
-/// 397 MiB).
+/// 149 MiB with x264's pictures on transparent huge pages, as they are (`/usr/bin/time -f %M`,
+/// 16 s 1080p clip, one chunk at once against two), and by 138 MiB with them kept off (10 s
+/// clip, 259 against 397 MiB).
 /// Other encoders than x264 are counted as x264 at the same preset, doubled: a guess, not a
 /// measurement.
 struct EncoderFootprint: Equatable {
