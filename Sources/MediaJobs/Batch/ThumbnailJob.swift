@@ -139,32 +139,49 @@ public struct ThumbnailJob: JobKind {
         let members = try JSONDecoder().decode([Int].self, from: chunk.detail ?? Data())
         let format = try MediaSettings.imageFormat(spec.format)
         let gpu = spec.settings.gpu == .on ? environment.renderer() : nil
-        var failures: [ItemFailure] = []
+        var failures: [(position: Int, failure: ItemFailure)] = []
         var paths = Set<String>()
-        // The chunk's thumbnails are durable together, with one sync of the folder.
+        // The chunk's thumbnails are durable together, with one sync of the folder; each is
+        // committed while the next is made.
         try context.workspace.committingTogether { workspace in
-            for index in members {
-                try context.checkStop()
-                let item = spec.items[index]
-                let name = "\(item.name).\(format.fileExtension)"
-                guard !workspace.contains(name) else { continue } // made before a crash: keep it
-                do {
-                    try context.guarding(item.path, skipBad: spec.settings.skipBad) {
-                        try ItemFailure.requireReadable(item.path, item: item.path)
-                        let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
-                        paths.insert(path.rawValue)
-                        try workspace.commit(name) { temporary in
-                            try thumbnail.save(to: temporary.path, format: format, quality: spec.quality,
-                                               metadata: spec.metadata, shouldStop: { [context] in context.isStopRequested })
+            let commits = ChunkCommits()
+            do {
+                for (position, index) in members.enumerated() {
+                    try context.checkStop()
+                    let item = spec.items[index]
+                    let name = "\(item.name).\(format.fileExtension)"
+                    guard !workspace.contains(name) else { continue } // made before a crash: keep it
+                    var made: VipsImage?
+                    do {
+                        try context.guarding(item.path, skipBad: spec.settings.skipBad) {
+                            try ItemFailure.requireReadable(item.path, item: item.path)
+                            let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
+                            paths.insert(path.rawValue)
+                            made = thumbnail
                         }
-                        keepSheetCell(of: name, in: workspace, spec: spec)
+                    } catch let failure as ItemFailure {
+                        failures.append((position, failure)) // the batch's other items still go
                     }
-                } catch let failure as ItemFailure {
-                    failures.append(failure) // the batch's other items still go
+                    guard let thumbnail = made else { continue }
+                    try commits.add(at: position) { [self] in
+                        try context.guarding(item.path, skipBad: spec.settings.skipBad) {
+                            try workspace.commit(name) { temporary in
+                                try thumbnail.save(to: temporary.path, format: format, quality: spec.quality,
+                                                   metadata: spec.metadata, shouldStop: { [context] in context.isStopRequested })
+                            }
+                            keepSheetCell(of: name, in: workspace, spec: spec)
+                        }
+                    }
                 }
+                failures += try commits.finish()
+            } catch {
+                commits.waitForAll()
+                throw error
             }
         }
-        if !failures.isEmpty { throw ItemFailures(failures: failures) }
+        if !failures.isEmpty {
+            throw ItemFailures(failures: failures.sorted { $0.position < $1.position }.map(\.failure))
+        }
         return paths.isEmpty ? RenderPath.cpu.rawValue : paths.sorted().joined(separator: "+")
     }
 
