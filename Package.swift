@@ -2,7 +2,7 @@
 import Foundation
 import PackageDescription
 
-// Layers (arrows point down): mediajob-media → MediaCommands → MediaJobCLI, MediaJobs → JobEngine → TaskContract;
+// Layers (arrows point down): mediajob-media → MediaCommands → MediaJobCLI, MediaJobs → PhotoJobs → JobEngine → TaskContract;
 // mediajob → MediaJobCLI, which links no media library and hands the media commands to mediajob-media.
 // Stores plug into the engine through its `JobStore` protocol; C libraries come in through
 // system-library targets named `C<Lib>` and reach Swift only through their bridge module.
@@ -15,10 +15,10 @@ let unitTests: [Target] = [
     .testTarget(name: "JobEngineTests", dependencies: ["JobEngine", "EngineTestKit", "JobStoreConformance"]),
     .testTarget(name: "SQLiteJobStoreTests", dependencies: ["SQLiteJobStore", "EngineTestKit", "JobStoreConformance"]),
     .testTarget(name: "VipsTests", dependencies: ["Vips", "EngineTestKit", "MediaTestKit"]),
-    .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "EngineTestKit", "MediaTestKit"]),
+    .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "MediaInputLimits", "EngineTestKit", "MediaTestKit"]),
     .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
-    .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "EngineTestKit"]),
-    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI", "MediaCommands", "JobEngine", "EngineTestKit"]),
+    .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "PhotoJobs", "MediaInputLimits", "EngineTestKit"]),
+    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI", "MediaCommands", "PhotoJobs", "JobEngine", "EngineTestKit"]),
 ]
 
 /// Integration tests: they run the built `mediajob` (as root and as nobody, under strace, on a small
@@ -33,11 +33,11 @@ let integrationTests: [Target] = [
     .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTestKit"]),
     .testTarget(name: "PostgresJobStoreTests",
                 dependencies: ["PostgresJobStore", "PostgresTestKit", "JobStoreConformance", "EngineTestKit"]),
-    .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "Vips", "FFmpeg", "EngineTestKit", "MediaTestKit"]),
+    .testTarget(name: "GPURenderTests", dependencies: ["GPURender", "Vulkan", "MediaJobs", "PhotoJobs", "Vips", "FFmpeg", "EngineTestKit", "MediaTestKit"]),
     .testTarget(
         name: "MediaJobCLITests",
         dependencies: [
-            "MediaJobCLI", "MediaCommands", "SQLiteJobStore", "PostgresJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive",
+            "MediaJobCLI", "MediaCommands", "PhotoJobs", "SQLiteJobStore", "PostgresJobStore", "EngineTestKit", "MediaTestKit", "Vips", "FFmpeg", "Archive",
             "PostgresTestKit", "JobStoreConformance",
         ]
     ),
@@ -131,7 +131,9 @@ let package = Package(
                               "libswresample-dev"])]
         ),
         .target(name: "CFFmpegShim", dependencies: ["CFFmpeg"]),
-        .target(name: "FFmpeg", dependencies: ["CFFmpegShim", "CFFmpeg", "TaskContract"]),
+        // The limits on what a video input may be: FFmpeg's, and the settings of jobs that do not link it.
+        .target(name: "MediaInputLimits"),
+        .target(name: "FFmpeg", dependencies: ["CFFmpegShim", "CFFmpeg", "TaskContract", "MediaInputLimits"]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .target(name: "Archive", dependencies: ["CArchive", "TaskContract"]),
         // Vulkan's headers only: the loader is opened at run time, so the program starts without it.
@@ -141,7 +143,13 @@ let package = Package(
         .target(name: "CShaders", exclude: ["glsl", "spirv"]),
         .target(name: "GPURender", dependencies: ["Vulkan", "CShaders"]),
 
-        .target(name: "MediaJobs", dependencies: ["JobEngine", "Vips", "FFmpeg", "Archive", "GPURender", "Vulkan"]),
+        // The thumbnail job and what media jobs share (settings, inputs, photo rendering on the CPU or
+        // the GPU, packaging) without FFmpeg: a video's frame, and telling a video from a bad file,
+        // come from the program that runs the job (``VideoInputs``).
+        .target(name: "PhotoJobs", dependencies: ["JobEngine", "Vips", "GPURender", "Vulkan", "MediaInputLimits"]),
+        // Every media job kind: PhotoJobs' and those that take FFmpeg (export, compress, the self-test).
+        .target(name: "MediaJobs", dependencies: ["PhotoJobs", "JobEngine", "Vips", "FFmpeg", "MediaInputLimits", "Archive",
+                                                  "GPURender", "Vulkan"]),
         // The command line without the media libraries: parsing, help, the commands on stored jobs,
         // and the words of the media commands, whose work it hands to mediajob-media (issue 15:
         // loading libvips' and FFmpeg's ~190 libraries took ~0.13 s of CPU before main).
@@ -149,7 +157,8 @@ let package = Package(
         // The media commands' work: submitting, running and working on media jobs, probing the GPU.
         .target(
             name: "MediaCommands",
-            dependencies: ["MediaJobCLI", "MediaJobs", "SQLiteJobStore", "PostgresJobStore", "Vips", "FFmpeg", "GPURender"]
+            dependencies: ["MediaJobCLI", "MediaJobs", "PhotoJobs", "MediaInputLimits", "SQLiteJobStore", "PostgresJobStore", "Vips",
+                           "GPURender"]
         ),
         // The Swift runtime and Foundation linked into the program (main.swift compiled against
         // their static modules, whose link lists name Foundation's own libraries): the dynamic
@@ -168,7 +177,7 @@ let package = Package(
         // Vulkan only, so that it runs where libvips and FFmpeg are not installed; and the program
         // that prepares its references and CPU figures here.
         .executableTarget(name: "gpu-check", dependencies: ["GPURender", "Vulkan"]),
-        .executableTarget(name: "gpu-check-references", dependencies: ["MediaJobs"]),
+        .executableTarget(name: "gpu-check-references", dependencies: ["MediaJobs", "PhotoJobs"]),
         // Claim→commit cycles through the PostgreSQL store (Scripts/bench scenario 7).
         .executableTarget(name: "lease-bench", dependencies: ["PostgresJobStore"]),
         .target(name: "EngineTestKit", dependencies: ["JobEngine"]),

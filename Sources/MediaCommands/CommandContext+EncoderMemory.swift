@@ -1,6 +1,7 @@
 import Foundation
 import MediaJobCLI
 import MediaJobs
+import PhotoJobs
 
 extension CommandContext {
     /// The memory this process's video segment encoders share: `MEDIAJOB_ENCODER_MEMORY` when set

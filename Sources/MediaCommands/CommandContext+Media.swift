@@ -1,9 +1,10 @@
-import FFmpeg
 import Foundation
 import GPURender
 import JobEngine
+import MediaInputLimits
 import MediaJobCLI
 import MediaJobs
+import PhotoJobs
 import Vips
 
 /// What media commands add to their context: the media libraries' environment, their scheduler

@@ -2,6 +2,7 @@ import Foundation
 import GPURender
 import MediaJobCLI
 import MediaJobs
+import PhotoJobs
 import Synchronization
 
 /// Probes Vulkan in a child `mediajob probe --json`, so that a job process on a machine whose

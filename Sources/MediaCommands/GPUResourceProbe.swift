@@ -2,6 +2,7 @@ import GPURender
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoJobs
 import TaskContract
 
 /// Offers `.gpu` to the scheduler when GPU probing selected a device. Probes only when a request

@@ -2,6 +2,7 @@ import Foundation
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoJobs
 import TaskContract
 
 /// `restart` and `resume` against inputs that changed since a job was planned: a restarted media

@@ -2,6 +2,7 @@ import Foundation
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoJobs
 import PostgresJobStore
 import TaskContract
 

@@ -1,5 +1,6 @@
 import MediaJobCLI
 import MediaJobs
+import PhotoJobs
 
 /// A media command's work, done in `mediajob-media` with the media libraries.
 protocol CommandWork: MediaCommand {

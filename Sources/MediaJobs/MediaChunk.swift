@@ -1,6 +1,7 @@
 import FFmpeg
 import Foundation
 import JobEngine
+import MediaInputLimits
 import TaskContract
 import Vips
 

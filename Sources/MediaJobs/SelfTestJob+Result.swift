@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JobEngine
+import PhotoJobs
 
 extension SelfTestJob.Result {
     /// Writes a result to a new file at `url` a few kilobytes at a time, in the bytes ``StableJSON``

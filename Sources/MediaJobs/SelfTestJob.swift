@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JobEngine
+import PhotoJobs
 import TaskContract
 
 /// A synthetic chunked job that exercises the engine on this machine without media.

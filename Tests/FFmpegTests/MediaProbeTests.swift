@@ -1,4 +1,5 @@
 import FFmpeg
+import MediaInputLimits
 import Testing
 
 @Suite struct MediaProbeTests {

@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import MediaInputLimits
 import Testing
 
 @Suite struct MediaVerifierTests {

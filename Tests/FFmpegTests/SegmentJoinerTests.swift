@@ -1,6 +1,7 @@
 import EngineTestKit
 import FFmpeg
 import Foundation
+import MediaInputLimits
 import Testing
 
 @Suite struct SegmentJoinerTests {

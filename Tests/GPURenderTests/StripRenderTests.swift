@@ -1,5 +1,6 @@
 import GPURender
 @testable import MediaJobs
+@testable import PhotoJobs
 @testable import Vips
 import XCTest
 

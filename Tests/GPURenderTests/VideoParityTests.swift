@@ -3,6 +3,7 @@ import FFmpeg
 import GPURender
 @testable import MediaJobs
 import MediaTestKit
+@testable import PhotoJobs
 import XCTest
 
 /// Video frames rendered on the GPU match the CPU path's: both encoded losslessly (x264 at

@@ -1,6 +1,7 @@
 import Foundation
 import JobEngine
 @testable import MediaJobs
+@testable import PhotoJobs
 import Testing
 
 /// Every hostile file of Tests/Corpus/hostile/ (and the cases made at run time) run through the

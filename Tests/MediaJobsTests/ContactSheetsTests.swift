@@ -1,4 +1,5 @@
 @testable import MediaJobs
+@testable import PhotoJobs
 import Testing
 
 @Suite struct ContactSheetsTests {

@@ -1,5 +1,6 @@
 import FFmpeg
 @testable import MediaJobs
+@testable import PhotoJobs
 import Testing
 
 @Suite struct EncoderBudgetTests {

@@ -1,6 +1,7 @@
 import EngineTestKit
 import Foundation
 @testable import MediaJobs
+@testable import PhotoJobs
 import Testing
 
 /// A project folder with a manifest written from text.

@@ -2,7 +2,9 @@ import EngineTestKit
 import FFmpeg
 import Foundation
 import JobEngine
+import MediaInputLimits
 @testable import MediaJobs
+@testable import PhotoJobs
 import Testing
 import Vips
 

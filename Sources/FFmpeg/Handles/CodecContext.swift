@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// An owned `AVCodecContext`, a decoder or an encoder, freed with `avcodec_free_context`.
 final class CodecContext {

@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// An owned input `AVFormatContext`, opened through the `file` protocol only, with the format
 /// whitelist of ``MediaLimits`` and the stop signal as interrupt callback; closed with

@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// Decodes an audio stream, cuts it to the sample, converts it for AAC and encodes it into a muxer.
 final class AudioReencoder {

@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// One audio track that ``SegmentJoiner`` copies into its output: the first audio stream of a
 /// file, its output stream, and the packet waiting to be written.

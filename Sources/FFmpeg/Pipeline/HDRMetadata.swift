@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// The mastering display and content light level of an HDR video, as its encoder is told them.
 struct HDRMetadata {

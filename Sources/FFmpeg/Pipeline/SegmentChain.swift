@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// The video packets of several segments read as one stream: each segment's timestamps shifted to
 /// start where the previous segment ended, in the first segment's time base.

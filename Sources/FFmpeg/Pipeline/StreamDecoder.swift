@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// Decodes one stream of an input, frame by frame: reads the stream's packets, feeds the decoder,
 /// drains it at the end of the file.

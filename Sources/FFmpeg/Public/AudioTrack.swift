@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// Takes the audio of a time range out of a file, for ``SegmentJoiner``.
 public enum AudioTrack {

@@ -1,5 +1,6 @@
 import CFFmpegShim
 import Glibc
+import MediaInputLimits
 import TaskContract
 
 /// An FFmpeg operation failed, or an input is not acceptable. Names the operation, the file, the

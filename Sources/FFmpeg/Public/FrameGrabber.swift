@@ -1,5 +1,6 @@
 import CFFmpegShim
 import Foundation
+import MediaInputLimits
 
 /// Picks a still that stands for a video, for thumbnails and previews.
 public enum FrameGrabber {

@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 extension MediaProbe {
     /// The presentation time of the first video frame at or after `start`: where a video cut at

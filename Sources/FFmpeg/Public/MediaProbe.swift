@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// Reads what a media file holds without decoding it.
 public enum MediaProbe {

@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// Checks that a file decodes, before it is published.
 public enum MediaVerifier {

@@ -1,5 +1,6 @@
 import CFFmpegShim
 import Foundation
+import MediaInputLimits
 
 /// Copies a file's streams into a new file of the same kind without re-encoding, with other
 /// container metadata: how a copied original is rewritten without what a metadata policy removes.

@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// Re-encodes one time range of a video into a video-only MP4 segment.
 ///

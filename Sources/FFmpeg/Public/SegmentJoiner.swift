@@ -1,4 +1,5 @@
 import CFFmpegShim
+import MediaInputLimits
 
 /// Concatenates video-only MP4 segments into one MP4 without re-encoding, with audio tracks.
 public enum SegmentJoiner {

@@ -1,6 +1,7 @@
 import FFmpeg
 import Foundation
 import JobEngine
+import PhotoJobs
 import TaskContract
 import Vips
 

@@ -1,6 +1,7 @@
 import FFmpeg
 import Foundation
 import JobEngine
+import PhotoJobs
 import Vips
 
 /// The compress job's package stage: joins videos, keeps the input wherever the output came

@@ -1,6 +1,7 @@
 import Foundation
 import GPURender
 import JobEngine
+import PhotoJobs
 import Vips
 
 /// Re-encodes one photo for `mediajob compress`: in the asked format, else the same format where

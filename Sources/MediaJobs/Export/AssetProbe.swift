@@ -1,5 +1,6 @@
 import FFmpeg
 import Foundation
+import MediaInputLimits
 import Vips
 
 /// What an asset is, judged by its content rather than its name.

@@ -2,6 +2,7 @@ import Archive
 import FFmpeg
 import Foundation
 import JobEngine
+import PhotoJobs
 
 /// The package stage: joins each video's segments, writes the package's manifest, builds the
 /// zip archive (or folder), and validates it before the engine publishes it.

@@ -2,6 +2,7 @@ import FFmpeg
 import Foundation
 import GPURender
 import JobEngine
+import PhotoJobs
 import Vips
 
 /// Does one export chunk: renders and encodes an image, a video segment, or a video's audio,

@@ -1,6 +1,7 @@
 import FFmpeg
 import Foundation
 import JobEngine
+import PhotoJobs
 import TaskContract
 
 /// One file of a package: its name in the package, where it lies, its size and SHA-256.

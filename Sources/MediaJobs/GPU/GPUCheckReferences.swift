@@ -1,6 +1,7 @@
 import FFmpeg
 import Foundation
 import GPURender
+import PhotoJobs
 import Vips
 
 /// Prepares the folder the `gpu-check` program reads (`Scripts/gpu-check`): reference inputs,

@@ -1,6 +1,7 @@
 import FFmpeg
 import Foundation
 import GPURender
+import PhotoJobs
 import Vips
 
 /// Measures this machine's render throughput on each path, by the code jobs use: a 6-megapixel

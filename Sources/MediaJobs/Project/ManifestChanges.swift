@@ -1,3 +1,4 @@
+import PhotoJobs
 /// What differs between two versions of a project's manifest, in a person's words.
 public enum ManifestChanges {
     /// Each change from `old` to `new`: assets removed, added, re-edited or renamed (by path),

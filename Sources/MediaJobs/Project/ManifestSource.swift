@@ -1,4 +1,5 @@
 import Foundation
+import PhotoJobs
 
 /// Where an export's manifest was read and what the command line changed in it, kept with the
 /// job so that `restart` can read the project again as it is now and `resume` can tell whether

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoJobs
 
 /// Checks a decoded manifest's values: ranges, names, and that every asset lies inside the
 /// project folder. Each problem names its field.

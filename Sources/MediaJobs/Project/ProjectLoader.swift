@@ -1,4 +1,5 @@
 import Foundation
+import PhotoJobs
 
 /// Reads and checks a project folder's `project.json`.
 public enum ProjectLoader {

@@ -1,5 +1,7 @@
 import FFmpeg
 import Foundation
+import MediaInputLimits
+import PhotoJobs
 import Vips
 
 /// Starts a project from a folder of media (`mediajob init`): finds the photos and videos in it

@@ -2,6 +2,8 @@ import FFmpeg
 import Foundation
 import GPURender
 import JobEngine
+import MediaInputLimits
+import PhotoJobs
 import Vips
 
 /// The video work media jobs share: encode a segment, extract the audio, and join the segments

@@ -1,4 +1,5 @@
 import FFmpeg
+import PhotoJobs
 
 /// How much work a video's frames are, and so how long its segments may be.
 ///
@@ -17,7 +18,7 @@ public struct VideoWork: Sendable {
     var chunkSeconds: Double
 
     /// The default of ``chunkSeconds``: a stop lands within about this long.
-    public static let defaultChunkSeconds = 5.0
+    public static let defaultChunkSeconds = ExportSettings.VideoSettings.defaultChunkSeconds
 
     /// Units of work one thread of the reference machine does in a second: 1080p `veryfast`
     /// H.264, decoding included, runs there at about 46 frames a second.

@@ -11,7 +11,7 @@ import Synchronization
 /// items' order. A chunk calls ``finish()`` before it returns, and ``waitForAll()`` when it throws,
 /// so every commit it handed over has landed before its folder is synced and its checkpoint
 /// recorded: outputs are as durable, and at the same point, as when committed in line.
-final class ChunkCommits: Sendable {
+package final class ChunkCommits: Sendable {
     private struct State {
         /// The items whose commit failed as bad items, with their places in the chunk.
         var itemFailures: [(position: Int, failure: ItemFailure)] = []
@@ -27,7 +27,7 @@ final class ChunkCommits: Sendable {
     /// before it has finished. An ``ItemFailure`` it throws is kept for ``finish()``.
     /// - Throws: the error an earlier commit threw (not an ``ItemFailure``); `commit` then does
     ///   not run.
-    func add(at position: Int, _ commit: @escaping @Sendable () throws -> Void) throws {
+    package func add(at position: Int, _ commit: @escaping @Sendable () throws -> Void) throws {
         group.wait()
         try rethrowError()
         queue.async(group: group) { [self] in
@@ -44,14 +44,14 @@ final class ChunkCommits: Sendable {
     /// Waits for every commit handed over.
     /// - Returns: the item failures of the commits, with the items' places in the chunk.
     /// - Throws: the first other error a commit threw.
-    func finish() throws -> [(position: Int, failure: ItemFailure)] {
+    package func finish() throws -> [(position: Int, failure: ItemFailure)] {
         waitForAll()
         try rethrowError()
         return state.withLock { $0.itemFailures }
     }
 
     /// Waits for every commit handed over, whatever they threw: for a chunk that is throwing.
-    func waitForAll() {
+    package func waitForAll() {
         group.wait()
     }
 

@@ -6,30 +6,30 @@
 /// last number (`contact-sheet-01.jpg` … `contact-sheet-12.jpg`), so that they sort in order.
 /// Every sheet has the same number of columns, the square root of the cells of a full sheet
 /// rounded up (8 for 50 thumbnails, 10 for sheets of 100); the last one may have fewer rows.
-struct ContactSheets: Equatable {
+package struct ContactSheets: Equatable {
     /// Thumbnails on all the sheets.
-    let count: Int
+    package let count: Int
     /// Most thumbnails on one sheet, at least 1.
-    let cellsPerSheet: Int
+    package let cellsPerSheet: Int
 
     /// Sheets needed for ``count`` thumbnails: 0 when there are none.
-    var sheetCount: Int { (count + cellsPerSheet - 1) / cellsPerSheet }
+    package var sheetCount: Int { (count + cellsPerSheet - 1) / cellsPerSheet }
 
     /// Cells in a row, on every sheet.
-    var columns: Int { Int(Double(min(count, cellsPerSheet)).squareRoot().rounded(.up)) }
+    package var columns: Int { Int(Double(min(count, cellsPerSheet)).squareRoot().rounded(.up)) }
 
     /// The positions, among the thumbnails, of those on sheet `index` (from 0).
-    func thumbnails(onSheet index: Int) -> Range<Int> {
+    package func thumbnails(onSheet index: Int) -> Range<Int> {
         index * cellsPerSheet ..< min(count, (index + 1) * cellsPerSheet)
     }
 
     /// The file name of sheet `index` (from 0).
-    func name(ofSheet index: Int) -> String {
+    package func name(ofSheet index: Int) -> String {
         guard sheetCount > 1 else { return "contact-sheet.jpg" }
         let number = String(index + 1), digits = String(sheetCount).count
         return "contact-sheet-\(String(repeating: "0", count: digits - number.count))\(number).jpg"
     }
 
     /// Every sheet's file name, in order.
-    var names: [String] { (0..<sheetCount).map(name(ofSheet:)) }
+    package var names: [String] { (0..<sheetCount).map(name(ofSheet:)) }
 }

@@ -34,7 +34,7 @@ extension ProjectManifest.Asset: Decodable {
 
     /// The file's name without its extension: `photos/beach.jpg` → `beach`. Plain string work:
     /// Foundation's `NSString.lastPathComponent` traps on some paths, such as `///e//`.
-    static func defaultOutput(for path: String) -> String {
+    package static func defaultOutput(for path: String) -> String {
         let file = path.split(separator: "/").last.map(String.init) ?? ""
         guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
         return String(file[..<dot])
@@ -186,7 +186,7 @@ private struct AnyKey: CodingKey {
 extension KeyedDecodingContainer {
     /// One of a text enumeration's values, or `nil` when absent; any other text is refused with
     /// the values it may take.
-    func decodeChoice<Choice: RawRepresentable & CaseIterable>(_: Choice.Type, forKey key: Key) throws -> Choice?
+    package func decodeChoice<Choice: RawRepresentable & CaseIterable>(_: Choice.Type, forKey key: Key) throws -> Choice?
     where Choice.RawValue == String {
         guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
         guard let choice = Choice(rawValue: text) else {
@@ -199,7 +199,7 @@ extension KeyedDecodingContainer {
 
 extension Decoder {
     /// Throws when the object has a key that `Keys` does not name.
-    func refuseUnknownKeys<Keys: CodingKey & CaseIterable>(_: Keys.Type) throws {
+    package func refuseUnknownKeys<Keys: CodingKey & CaseIterable>(_: Keys.Type) throws {
         let known = Set(Keys.allCases.map(\.stringValue))
         let present = try container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
         if let unknown = present.sorted().first(where: { !known.contains($0) }) {

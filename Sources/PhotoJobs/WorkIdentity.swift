@@ -3,9 +3,9 @@ import Foundation
 /// What makes two submissions of a media job the same work (``JobKind/workIdentity(of:)``): the
 /// input files as they are now (path, size, modification time), the settings that shape the
 /// result, and the destination.
-struct WorkIdentity<Settings: Encodable>: Encodable {
+package struct WorkIdentity<Settings: Encodable>: Encodable {
     /// One input file as it is when the job is submitted.
-    struct Input: Encodable, Equatable {
+    package struct Input: Encodable, Equatable {
         var path: String
         /// Bytes; −1 when the file cannot be read (planning then says why).
         var size: Int64
@@ -20,11 +20,11 @@ struct WorkIdentity<Settings: Encodable>: Encodable {
         }
     }
 
-    var inputs: [Input]
-    var settings: Settings
-    var destination: String
+    package var inputs: [Input]
+    package var settings: Settings
+    package var destination: String
 
-    init(inputs: [String], settings: Settings, destination: String) {
+    package init(inputs: [String], settings: Settings, destination: String) {
         self.inputs = inputs.map(Input.init)
         self.settings = settings
         self.destination = destination

@@ -1,6 +1,6 @@
-import FFmpeg
 import Foundation
 import JobEngine
+import MediaInputLimits
 import Vips
 
 /// The settings every media job kind shares: where the result goes, what happens to an existing
@@ -32,7 +32,7 @@ public struct BatchSettings: Codable, Sendable, Equatable {
 
     /// The plan of a job with these settings: `chunks`, published at ``output``, and packaging
     /// that is `finalizeWork` (see ``JobPlan/finalizeWork``).
-    func plan(_ chunks: [PlannedChunk], finalizeWork: Double = 1) -> JobPlan {
+    package func plan(_ chunks: [PlannedChunk], finalizeWork: Double = 1) -> JobPlan {
         JobPlan(destination: URL(fileURLWithPath: output), chunks: chunks, overwrite: overwrite, finalizeWork: finalizeWork)
     }
 }

@@ -1,5 +1,5 @@
 /// Which path rendered a chunk's pictures, as recorded with the chunk (its executor).
-enum RenderPath: String, Sendable {
+package enum RenderPath: String, Sendable {
     case cpu
     case gpu
 }

@@ -45,7 +45,7 @@ public final class EncoderBudget: @unchecked Sendable {
     /// - Parameter waits: called once, before waiting, with how many encoders hold the budget.
     /// - Returns: what `body` returns, or `nil` when `shouldStop` said stop before the bytes fit
     ///   (`body` did not run).
-    func whenAvailable<Result>(_ footprint: UInt64, shouldStop: () -> Bool, waits: (_ running: Int) -> Void = { _ in },
+    package func whenAvailable<Result>(_ footprint: UInt64, shouldStop: () -> Bool, waits: (_ running: Int) -> Void = { _ in },
                                _ body: () throws -> Result) rethrows -> Result? {
         condition.lock()
         if running > 0, footprint > bytes - min(bytes, reserved) {

@@ -5,14 +5,14 @@ import Vulkan
 
 /// An asset's photo edits (crop, rotate, resize, colour) rendered on the GPU, with the same
 /// definition and in the same order as ``MediaSettings/apply(_:to:)`` on the CPU.
-enum GPUPhotoEdits {
+package enum GPUPhotoEdits {
     /// The edited image, from pixels rendered by `renderer`.
     ///
     /// The image is converted to 8-bit sRGB before upload (grey images come back grey, alpha is
     /// kept). A crop outside the image fails as on the CPU path. A picture too large for one of the device's buffers renders in strips of rows.
     /// - Throws: ``VulkanError`` (`outOfMemory` when not even a strip fits: callers render it on
     ///   the CPU instead), or ``VipsError`` from decoding.
-    static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, on renderer: GPURenderer) throws -> VipsImage {
+    package static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, on renderer: GPURenderer) throws -> VipsImage {
         let grey = image.bands <= 2
         let source = try image.toSRGB8()
         let recipe = try Self.recipe(edits, for: source)

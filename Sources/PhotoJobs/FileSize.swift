@@ -1,9 +1,9 @@
 import Foundation
 
 /// The size of a file, as the file system reports it.
-enum FileSize {
+package enum FileSize {
     /// Bytes in the file at `path`.
-    static func bytes(at path: String) throws -> Int64 {
+    package static func bytes(at path: String) throws -> Int64 {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

@@ -1,28 +1,8 @@
 import FFmpeg
-import TaskContract
-import Vips
+import PhotoJobs
 
-/// Turns the manifest's words into the libraries' settings.
-enum MediaSettings {
-    /// The image format named in a manifest, if this libvips can write it.
-    static func imageFormat(_ name: String) throws -> ImageFormat {
-        guard let format = ImageFormat(rawValue: name), format.isAvailable else {
-            throw UnsupportedSetting(message: "this libvips cannot write \(name) images; choose jpeg, webp or png")
-        }
-        return format
-    }
-
-    /// Applies an asset's edits to an image, in the documented order: crop, rotate, resize, colour.
-    static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage) throws -> VipsImage {
-        var image = image
-        if let crop = edits.crop { image = try image.crop(x: crop.x, y: crop.y, width: crop.width, height: crop.height) }
-        if edits.rotate % 360 != 0 { image = try image.rotate(quarterTurns: edits.rotate / 90) }
-        if edits.maxWidth != nil || edits.maxHeight != nil {
-            image = try image.resize(maxWidth: edits.maxWidth ?? .max, maxHeight: edits.maxHeight ?? .max)
-        }
-        return try image.adjusted(exposure: edits.exposure, contrast: edits.contrast, saturation: edits.saturation)
-    }
-
+/// The manifest's words for videos as FFmpeg's settings.
+extension MediaSettings {
     /// The video edit for an asset; the export's maximum height bounds the asset's own.
     static func videoEdit(_ edits: ProjectManifest.Edits, maxHeight exportMaxHeight: Int?) -> VideoEdit {
         var edit = VideoEdit()
@@ -53,10 +33,4 @@ enum MediaSettings {
         case .aac(let bitrate): .aac(bitrate: bitrate)
         }
     }
-}
-
-/// A setting this machine's libraries cannot honour.
-struct UnsupportedSetting: CategorizedError {
-    var message: String
-    var category: FailureCategory { .invalidInput }
 }

@@ -3,8 +3,8 @@ import JobEngine
 
 /// Gathers committed workspace files into one folder of the workspace, ready to be published
 /// with one rename. The files are hard links, so nothing is copied.
-enum PackageFolder {
-    static func assemble(_ names: [String], in workspace: Workspace, as folderName: String) throws -> URL {
+package enum PackageFolder {
+    package static func assemble(_ names: [String], in workspace: Workspace, as folderName: String) throws -> URL {
         let folder = workspace.url(for: folderName)
         try DurableFiles.remove(folder)
         try DurableFiles.makeDirectory(folder)

@@ -4,18 +4,18 @@ import Vips
 
 /// Gathers a thumbnail run's results into one folder: the thumbnails, `index.json` (source,
 /// output, dimensions) and the contact sheets (see ``ContactSheets``).
-struct ThumbnailPackager {
-    let spec: ThumbnailJob.Spec
-    let context: JobContext
+package struct ThumbnailPackager {
+    package let spec: ThumbnailJob.Spec
+    package let context: JobContext
     /// Cells the run's chunks made in this process, joined instead of decoding their thumbnails.
-    let keptCells: SheetCellCache
+    package let keptCells: SheetCellCache
 
     /// The contact sheets' background colour, between and around the cells.
-    static let sheetBackground: [Double] = [32, 32, 32]
+    package static let sheetBackground: [Double] = [32, 32, 32]
 
     private var workspace: Workspace { context.workspace }
 
-    struct Entry: Codable, Equatable {
+    package struct Entry: Codable, Equatable {
         var source: String
         var output: String
         var width: Int
@@ -24,12 +24,12 @@ struct ThumbnailPackager {
         var note: String?
     }
 
-    struct Index: Codable, Equatable {
+    package struct Index: Codable, Equatable {
         var thumbnails: [Entry]
         var skipped: [String]
     }
 
-    func package() throws -> URL {
+    package func package() throws -> URL {
         let format = try MediaSettings.imageFormat(spec.format)
         var made: [(item: InputItem, name: String)] = [], skipped: [String] = []
         for item in spec.items {
@@ -94,7 +94,7 @@ struct ThumbnailPackager {
     }
 
     /// The thumbnail at `path`, made by this job, opened to make its sheet cell.
-    static func openForSheet(_ path: String, limits: ImageLimits) throws -> VipsImage {
+    package static func openForSheet(_ path: String, limits: ImageLimits) throws -> VipsImage {
         // This job made the thumbnail sRGB: its profile says so and needs no colour transform
         // again (one lcms transform a thumbnail was most of this stage's time). The sheet reads
         // each once, top to bottom, while making its cells.

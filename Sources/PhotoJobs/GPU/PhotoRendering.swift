@@ -4,9 +4,9 @@ import Vulkan
 
 /// Applies a photo's edits on the GPU when one is given and the picture fits its memory budget,
 /// else on the CPU.
-enum PhotoRendering {
+package enum PhotoRendering {
     /// The edited image and the path that rendered it; it carries `image`'s metadata on both paths.
-    static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
+    package static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
         if let gpu, changesPixels(edits, image) {
             do {
                 return (try GPUPhotoEdits.apply(edits, to: image, on: gpu).withMetadata(of: image), .gpu)

@@ -18,9 +18,9 @@ import Vips
 /// Memory is bounded by ``budget``: once it is used, no more cells are kept (the package stage
 /// decodes the rest). Cells of one job's workspace are kept at a time: a chunk of another job
 /// drops the cells of the one before.
-final class SheetCellCache: Sendable {
+package final class SheetCellCache: Sendable {
     /// A kept cell and the thumbnail's own size (for the run's index).
-    struct Cell {
+    package struct Cell {
         var image: VipsImage
         var width: Int
         var height: Int
@@ -60,24 +60,24 @@ final class SheetCellCache: Sendable {
 
     /// Most bytes of cell pixels kept at once: 100 cells of the default 256 pixels (a full sheet,
     /// ``ThumbnailJob/defaultCellsPerSheet``) take up to 19 MiB.
-    let budget: Int
+    package let budget: Int
 
     private let state = Mutex(State())
 
-    init(budget: Int = 24 << 20) {
+    package init(budget: Int = 24 << 20) {
         self.budget = budget
     }
 
     /// Whether a cell of `size` × `size` pixels (the most one can take) would still be kept for a
     /// chunk of `workspace`: when not, making one is wasted work.
-    func hasRoom(in workspace: URL, size: Int) -> Bool {
+    package func hasRoom(in workspace: URL, size: Int) -> Bool {
         state.withLock { state in
             state.workspace != workspace || state.bytes + size * size * 3 <= budget
         }
     }
 
     /// Keeps the cell made from the thumbnail at `path`, in `workspace`, when it fits the budget.
-    func keep(_ cell: Cell, madeFrom path: String, in workspace: URL, cellSize: Int, background: [Double]) {
+    package func keep(_ cell: Cell, madeFrom path: String, in workspace: URL, cellSize: Int, background: [Double]) {
         guard let source = Source(path: path, cellSize: cellSize, background: background) else { return }
         let bytes = cell.bytes
         state.withLock { state in
@@ -94,7 +94,7 @@ final class SheetCellCache: Sendable {
 
     /// Takes the cell made from the thumbnail at `path` in `workspace` with this cell size and
     /// background, if one is kept and the file is still the one it was made from.
-    func take(madeFrom path: String, in workspace: URL, cellSize: Int, background: [Double]) -> Cell? {
+    package func take(madeFrom path: String, in workspace: URL, cellSize: Int, background: [Double]) -> Cell? {
         let kept: (source: Source, cell: Cell)? = state.withLock { state in
             guard state.workspace == workspace, let kept = state.cells.removeValue(forKey: path) else { return nil }
             state.bytes -= kept.cell.bytes
@@ -105,7 +105,7 @@ final class SheetCellCache: Sendable {
     }
 
     /// Drops every cell kept for `workspace` (its sheets are made, or it is gone).
-    func drop(_ workspace: URL) {
+    package func drop(_ workspace: URL) {
         state.withLock { state in
             if state.workspace == workspace { state = State() }
         }

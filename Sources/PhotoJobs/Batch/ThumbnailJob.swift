@@ -1,4 +1,3 @@
-import FFmpeg
 import Foundation
 import GPURender
 import JobEngine
@@ -9,7 +8,8 @@ import Vips
 ///
 /// Photos go through libvips' shrink-on-load thumbnailing in this process; a video gives a
 /// representative frame (the most detailed of several between 10 % and 70 % of its length, so
-/// never a black or first frame). A chunk is a batch of items bounded in count and bytes.
+/// never a black or first frame), which, like telling a video from a bad file, is the work of
+/// the ``VideoInputs`` the program gives. A chunk is a batch of items bounded in count and bytes.
 public struct ThumbnailJob: JobKind {
     /// The thumbnail run's settings.
     public struct Spec: Codable, Sendable, Equatable {
@@ -55,16 +55,19 @@ public struct ThumbnailJob: JobKind {
     }
 
     /// Most items in one chunk, and most bytes of input.
-    static let batchItems = 8
-    static let batchBytes: Int64 = 64 << 20
+    package static let batchItems = 8
+    package static let batchBytes: Int64 = 64 << 20
 
     private let environment: MediaEnvironment
+    private let videos: any VideoInputs
     /// Contact-sheet cells the chunks make as they commit thumbnails, for the package stage.
     private let keptCells = SheetCellCache()
 
-    /// A thumbnail kind that renders with what `environment` offers.
-    public init(environment: MediaEnvironment = MediaEnvironment()) {
+    /// A thumbnail kind that renders with what `environment` offers and takes what libvips
+    /// cannot thumbnail (videos, bad files) to `videos`.
+    public init(environment: MediaEnvironment = MediaEnvironment(), videos: any VideoInputs) {
         self.environment = environment
+        self.videos = videos
     }
 
     public var name: String { "thumbnail" }
@@ -93,12 +96,11 @@ public struct ThumbnailJob: JobKind {
         guard spec.cellsPerSheet >= 1 else { throw InputError(message: "a contact sheet needs room for at least 1 thumbnail") }
         _ = try MediaSettings.imageFormat(spec.format)
         if !spec.settings.skipBad {
-            try MediaLibraries.initialize()
+            try PhotoLibraries.initialize()
             _ = try UnusableInputs.collect(spec.items.indices) { index in
-                let item = spec.items[index], limits = spec.settings
+                let item = spec.items[index]
                 do {
-                    _ = try AssetProbe.classify(item.path, limits: limits.mediaLimits, imageLimits: limits.imageLimits,
-                                                scanKeyframes: false)
+                    _ = try videos.classify(item.path, settings: spec.settings, scanKeyframes: false)
                 } catch {
                     throw ItemFailure(item: item.path, reason: error.personMessage)
                 }
@@ -118,7 +120,7 @@ public struct ThumbnailJob: JobKind {
     /// keep one core busy while the others have nothing left to take; largest first, the chunks
     /// of small files fill the end (longest processing time first). Outputs do not depend on the
     /// order: the index and the contact sheets follow the input order.
-    static func batches(of items: [InputItem]) -> [[Int]] {
+    package static func batches(of items: [InputItem]) -> [[Int]] {
         let order = items.indices.sorted { items[$0].size > items[$1].size || (items[$0].size == items[$1].size && $0 < $1) }
         var batches: [[Int]] = [[]]
         var bytes: Int64 = 0
@@ -135,7 +137,7 @@ public struct ThumbnailJob: JobKind {
     }
 
     public func run(_ chunk: PlannedChunk, of spec: Spec, in context: JobContext) async throws -> String? {
-        try MediaLibraries.initialize()
+        try PhotoLibraries.initialize()
         let members = try JSONDecoder().decode([Int].self, from: chunk.detail ?? Data())
         let format = try MediaSettings.imageFormat(spec.format)
         let gpu = spec.settings.gpu == .on ? environment.renderer() : nil
@@ -155,7 +157,7 @@ public struct ThumbnailJob: JobKind {
                     do {
                         try context.guarding(item.path, skipBad: spec.settings.skipBad) {
                             try ItemFailure.requireReadable(item.path, item: item.path)
-                            let (thumbnail, path) = try Self.thumbnail(of: item, spec: spec, gpu: gpu)
+                            let (thumbnail, path) = try self.thumbnail(of: item, spec: spec, gpu: gpu)
                             paths.insert(path.rawValue)
                             made = thumbnail
                         }
@@ -211,7 +213,7 @@ public struct ThumbnailJob: JobKind {
     /// Only a preference of `on` gives a `gpu`: `auto` keeps photos on the CPU, where JPEG and
     /// WebP decode straight at 1/2, 1/4 or 1/8 size, which costs less than decoding the full
     /// picture for the GPU to reduce.
-    static func thumbnail(of item: InputItem, spec: Spec, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
+    package func thumbnail(of item: InputItem, spec: Spec, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
         let limits = spec.settings
         // Most inputs are photos: the shrink-on-load thumbnail reads the header itself, so a
         // photo is not classified first. Only what it cannot make (a video, a bad file) is
@@ -219,8 +221,8 @@ public struct ThumbnailJob: JobKind {
         if gpu == nil, let thumbnail = try? VipsImage.thumbnail(item.path, size: spec.size, limits: limits.imageLimits) {
             return (thumbnail, .cpu)
         }
-        switch try AssetProbe.classify(item.path, limits: limits.mediaLimits, imageLimits: limits.imageLimits) {
-        case .image:
+        switch try videos.classify(item.path, settings: limits, scanKeyframes: true) {
+        case .photo:
             if let gpu {
                 var edits = ProjectManifest.Edits()
                 edits.maxWidth = spec.size
@@ -231,8 +233,7 @@ public struct ThumbnailJob: JobKind {
             }
             return (try VipsImage.thumbnail(item.path, size: spec.size, limits: limits.imageLimits), .cpu)
         case .video:
-            let frame = try FrameGrabber.representativeFrame(item.path, limits: limits.mediaLimits, maxDimension: spec.size)
-            return (try VipsImage.fromPixels(frame.data, width: frame.width, height: frame.height, bands: 3), .cpu)
+            return (try videos.representativeFrame(of: item.path, settings: limits, maxDimension: spec.size), .cpu)
         }
     }
 }

@@ -46,6 +46,11 @@ public struct ProjectManifest: Sendable, Equatable, Encodable {
     /// A rectangle in source pixels.
     public struct Crop: Sendable, Equatable, Encodable {
         public var x: Int, y: Int, width: Int, height: Int
+
+        /// The rectangle of `width` × `height` pixels whose top left corner is at `x`, `y`.
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        }
     }
 
     /// A time range in seconds; `end` absent means to the end.
@@ -79,6 +84,9 @@ public struct ExportSettings: Sendable, Equatable, Encodable {
 
     /// Videos.
     public struct VideoSettings: Sendable, Equatable, Encodable {
+        /// The default of ``chunkSeconds``: a stop lands within about this long.
+        public static let defaultChunkSeconds = 5.0
+
         /// `h264` (libx264), `hevc` or `av1` where the libraries have them.
         public var codec = "h264"
         /// Constant rate factor, 0…51.
@@ -88,8 +96,8 @@ public struct ExportSettings: Sendable, Equatable, Encodable {
         /// The tallest output, in pixels; absent keeps the source's.
         public var maxHeight: Int?
         /// The most work one video segment may be, in seconds on the reference machine
-        /// (``VideoWork``): a stop lands within about this long; shorter costs bytes.
-        public var chunkSeconds = VideoWork.defaultChunkSeconds
+        /// (MediaJobs' `VideoWork`): a stop lands within about this long; shorter costs bytes.
+        public var chunkSeconds = Self.defaultChunkSeconds
         /// HDR (PQ, HLG) sources: `tonemap` to SDR BT.709 8-bit (default), or `keep` them HDR
         /// (10-bit, with their metadata; `hevc` and `av1` only).
         public var hdr = "tonemap"

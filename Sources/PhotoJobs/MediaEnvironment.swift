@@ -41,19 +41,18 @@ public struct MediaEnvironment: Sendable {
         self.clock = clock
     }
 
-    /// Starts libvips and FFmpeg for this process with `temporaryDirectory`, the
-    /// ``temporaryDirectory`` of the environment its jobs will run with (`nil` keeps `TMPDIR`). It
-    /// sets process environment variables (`TMPDIR`, `SVT_LOG`), which is safe only before other
-    /// threads start: call it first thing, once. Jobs start the libraries themselves when it was
-    /// not called, without a temporary folder.
+    /// Starts libvips for this process with `temporaryDirectory`, the ``temporaryDirectory`` of the
+    /// environment its jobs will run with (`nil` keeps `TMPDIR`), in a program that runs photo jobs
+    /// only (MediaJobs' `startLibraries(temporaryDirectory:)` starts FFmpeg too). It sets `TMPDIR`,
+    /// which is safe only before other threads start: call it first thing, once.
     /// - Throws: ``VipsError`` when libvips cannot start.
-    public static func startLibraries(temporaryDirectory: URL?) throws {
-        try MediaLibraries.initialize(temporaryDirectory: temporaryDirectory)
+    public static func startPhotoLibraries(temporaryDirectory: URL?) throws {
+        try PhotoLibraries.initialize(temporaryDirectory: temporaryDirectory)
     }
 
     /// The renderer a chunk doing `operation` uses under `preference`: none for `off`; this
     /// process's for `on`; for `auto`, this process's where the GPU is faster for `operation`.
-    func renderer(for preference: GPUPreference, _ operation: RenderOperation) -> GPURenderer? {
+    package func renderer(for preference: GPUPreference, _ operation: RenderOperation) -> GPURenderer? {
         switch preference {
         case .off: nil
         case .on: renderer()

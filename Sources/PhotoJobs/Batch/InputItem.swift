@@ -15,7 +15,7 @@ public struct InputItem: Codable, Equatable, Sendable {
 /// Turns the files and folders named on a command line into the batch's items.
 public enum InputCollector {
     /// Extensions of files taken from folders; files named directly are always taken.
-    static let mediaExtensions: Set<String> = [
+    package static let mediaExtensions: Set<String> = [
         "jpg", "jpeg", "png", "webp", "avif", "heic", "heif", "tif", "tiff", "gif", "jxl",
         "mp4", "m4v", "mov", "mkv", "webm", "avi",
     ]
@@ -77,5 +77,11 @@ public enum InputCollector {
 /// An input named on the command line that cannot be used.
 public struct InputError: CategorizedError {
     public var message: String
+
+    /// An error saying `message`.
+    public init(message: String) {
+        self.message = message
+    }
+
     public var category: FailureCategory { .invalidInput }
 }

@@ -1,20 +1,19 @@
 import JobEngine
 import TaskContract
 
-/// Every job kind this program runs.
+/// This program's job kinds: their identifiers, what a chunk may need, and the thumbnail kind's
+/// registration (MediaJobs registers every kind).
 public enum MediaJobKinds {
     /// The memory one chunk of a media job may need at most: a libvips pipeline over a large
     /// photo (with its share of the 64 MiB operation cache), or a decoder, filters and one x264
     /// encoder on a 1080p segment. Jobs run no more chunks at once than usable memory holds.
     public static let memoryPerChunk: UInt64 = 512 << 20
 
-    /// Registers every job kind on `scheduler`, each running with `environment`, under this
-    /// program's own identifiers: `mediajob.<kind>.*`.
-    public static func register(on scheduler: JobScheduler, environment: MediaEnvironment) throws {
-        try register(SelfTestJob(environment: environment), on: scheduler)
-        try register(ExportJob(environment: environment), on: scheduler)
-        try register(ThumbnailJob(environment: environment), on: scheduler)
-        try register(CompressJob(environment: environment), on: scheduler)
+    /// Registers the thumbnail kind on `scheduler`, running with `environment` and taking what
+    /// libvips cannot thumbnail to `videos`, under `mediajob.thumbnail.*`.
+    public static func registerThumbnails(on scheduler: JobScheduler, environment: MediaEnvironment,
+                                          videos: any VideoInputs) throws {
+        try register(ThumbnailJob(environment: environment, videos: videos), on: scheduler)
     }
 
     /// The permitted identifier of this program's kind called `kind`: `mediajob.<kind>.*`.
@@ -27,7 +26,8 @@ public enum MediaJobKinds {
         try permitted(kind).unique()
     }
 
-    private static func register<Kind: JobKind>(_ kind: Kind, on scheduler: JobScheduler) throws {
+    /// Registers `kind` on `scheduler` under its own identifiers.
+    package static func register<Kind: JobKind>(_ kind: Kind, on scheduler: JobScheduler) throws {
         try scheduler.register(kind, permitted: permitted(kind.name))
     }
 }
