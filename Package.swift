@@ -2,7 +2,8 @@
 import Foundation
 import PackageDescription
 
-// Layers (arrows point down): mediajob-media → MediaCommands → MediaJobCLI, MediaJobs → PhotoJobs → JobEngine → TaskContract;
+// Layers (arrows point down): mediajob-media → MediaCommands → PhotoCommands → MediaJobCLI, MediaJobs → PhotoJobs →
+// JobEngine → TaskContract; mediajob-photo → PhotoCommands, PhotoJobs (no FFmpeg);
 // mediajob → MediaJobCLI, which links no media library and hands the media commands to mediajob-media.
 // Stores plug into the engine through its `JobStore` protocol; C libraries come in through
 // system-library targets named `C<Lib>` and reach Swift only through their bridge module.
@@ -18,7 +19,7 @@ let unitTests: [Target] = [
     .testTarget(name: "FFmpegTests", dependencies: ["FFmpeg", "MediaInputLimits", "EngineTestKit", "MediaTestKit"]),
     .testTarget(name: "ArchiveTests", dependencies: ["Archive", "EngineTestKit"]),
     .testTarget(name: "MediaJobsTests", dependencies: ["MediaJobs", "PhotoJobs", "MediaInputLimits", "EngineTestKit"]),
-    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI", "MediaCommands", "PhotoJobs", "JobEngine", "EngineTestKit"]),
+    .testTarget(name: "MediaJobCLIUnitTests", dependencies: ["MediaJobCLI", "MediaCommands", "PhotoCommands", "PhotoJobs", "JobEngine", "EngineTestKit"]),
 ]
 
 /// Integration tests: they run the built `mediajob` (as root and as nobody, under strace, on a small
@@ -98,6 +99,7 @@ let package = Package(
     products: [
         .executable(name: "mediajob", targets: ["mediajob"]),
         .executable(name: "mediajob-media", targets: ["mediajob-media"]),
+        .executable(name: "mediajob-photo", targets: ["mediajob-photo"]),
         .library(name: "TaskContract", targets: ["TaskContract"]),
         .library(name: "JobEngine", targets: ["JobEngine"]),
         .library(name: "SQLiteJobStore", targets: ["SQLiteJobStore"]),
@@ -154,11 +156,16 @@ let package = Package(
         // and the words of the media commands, whose work it hands to mediajob-media (issue 15:
         // loading libvips' and FFmpeg's ~190 libraries took ~0.13 s of CPU before main).
         .target(name: "MediaJobCLI", dependencies: ["JobEngine", "SQLiteJobStore", "PostgresJobStore", "TaskContract", "GPURender"]),
-        // The media commands' work: submitting, running and working on media jobs, probing the GPU.
+        // Running media jobs without FFmpeg: submitting and running a job in the foreground, progress,
+        // stops, working on a shared store's chunks, GPU probing, and the thumbnail command's work.
+        .target(
+            name: "PhotoCommands",
+            dependencies: ["MediaJobCLI", "PhotoJobs", "MediaInputLimits", "SQLiteJobStore", "PostgresJobStore", "Vips", "GPURender"]
+        ),
+        // The media commands' work: every command with every job kind, and the workers.
         .target(
             name: "MediaCommands",
-            dependencies: ["MediaJobCLI", "MediaJobs", "PhotoJobs", "MediaInputLimits", "SQLiteJobStore", "PostgresJobStore", "Vips",
-                           "GPURender"]
+            dependencies: ["PhotoCommands", "MediaJobCLI", "MediaJobs", "PhotoJobs", "SQLiteJobStore", "PostgresJobStore", "GPURender"]
         ),
         // The Swift runtime and Foundation linked into the program (main.swift compiled against
         // their static modules, whose link lists name Foundation's own libraries): the dynamic
@@ -170,9 +177,14 @@ let package = Package(
         // The same for mediajob-media, with the libraries named for the lookup order after them:
         // `--version` 0.82× the CPU and 5 MiB less than with the runtime's 14 libraries, for 58 MB more
         // on disk (stripped 62 MB; README, Benchmarks: "The link order").
-        .executableTarget(name: "mediajob-media", dependencies: ["MediaCommands", "MediaJobCLI", "JobEngine"],
+        .executableTarget(name: "mediajob-media", dependencies: ["MediaCommands", "PhotoCommands"],
                           swiftSettings: [.unsafeFlags(["-static-stdlib"])],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"] + lookupHeavyLibraryFlags().flatMap { ["-Xlinker", $0] })]),
+        // Thumbnail runs of photos: libvips without FFmpeg's ~95 libraries (24.6 MiB resident before
+        // any work, most of the loader's start-up); a run with anything else goes to mediajob-media.
+        .executableTarget(name: "mediajob-photo", dependencies: ["PhotoCommands"],
+                          swiftSettings: [.unsafeFlags(["-static-stdlib"])],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         // The GPU check for a machine with a GPU (Scripts/gpu-check, DEVELOPERS.md): GPURender and
         // Vulkan only, so that it runs where libvips and FFmpeg are not installed; and the program
         // that prepares its references and CPU figures here.

@@ -2,10 +2,11 @@ import Foundation
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoCommands
 import TaskContract
 
 extension CompressCommand: CommandWork {
-    static func work(_ context: CommandContext) async throws -> Int32 {
+    package static func work(_ context: CommandContext, kinds: any ProgramJobKinds) async throws -> Int32 {
         let arguments = context.arguments
         let (items, output) = try context.batch()
         if arguments.value("quality") != nil, arguments.value("target-size") != nil {
@@ -25,7 +26,7 @@ extension CompressCommand: CommandWork {
             settings: try context.batchSettings(output: output),
             profile: arguments.has("keep-profile") ? .keep : .srgb, metadata: arguments.has("keep-metadata") ? .all : .safe,
             format: try context.imageFormat())
-        return try await JobSession(context: context, scheduler: try context.openMediaScheduler())
+        return try await JobSession(context: context, scheduler: try context.openMediaScheduler(kinds))
             .submit(spec, kind: name, title: spec.title, gpu: spec.settings.gpu)
     }
 

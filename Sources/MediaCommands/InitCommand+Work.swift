@@ -2,9 +2,10 @@ import Foundation
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoCommands
 
 extension InitCommand: CommandWork {
-    static func work(_ context: CommandContext) async throws -> Int32 {
+    package static func work(_ context: CommandContext, kinds: any ProgramJobKinds) async throws -> Int32 {
         let arguments = context.arguments
         guard arguments.positionals.count <= 1 else {
             throw UsageError("expected at most one DIR, got \(arguments.positionals.count)", command: name)

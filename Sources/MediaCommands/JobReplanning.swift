@@ -2,6 +2,7 @@ import Foundation
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoCommands
 import PhotoJobs
 import TaskContract
 

@@ -3,9 +3,10 @@ import GPURender
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoCommands
 
 extension ProbeCommand: CommandWork {
-    static func work(_ context: CommandContext) async throws -> Int32 {
+    package static func work(_ context: CommandContext, kinds: any ProgramJobKinds) async throws -> Int32 {
         try context.arguments.none()
         let report = context.hostReport
         // Here, not in a child: probe lists every device, and --benchmark renders.

@@ -2,11 +2,12 @@ import Foundation
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoCommands
 import PhotoJobs
 import TaskContract
 
 extension SelfTestCommand: CommandWork {
-    static func work(_ context: CommandContext) async throws -> Int32 {
+    package static func work(_ context: CommandContext, kinds: any ProgramJobKinds) async throws -> Int32 {
         let arguments = context.arguments
         try arguments.none()
         let units = try arguments.integer("units", in: 1...1_000_000) ?? 20
@@ -17,7 +18,7 @@ extension SelfTestCommand: CommandWork {
             output: output ?? context.stateDirectory.appendingPathComponent("selftest/result.json").path,
             overwrite: output == nil || arguments.has("overwrite"),
             chunkMilliseconds: try arguments.integer("chunk-ms", in: 0...3_600_000))
-        let scheduler = try context.openMediaScheduler()
+        let scheduler = try context.openMediaScheduler(kinds)
         let request = try TaskRequest(identifier: MediaJobKinds.identifier("selftest"), title: spec.title,
                                       subtitle: "starting", strategy: try context.strategy())
         let session = JobSession(context: context, scheduler: scheduler)

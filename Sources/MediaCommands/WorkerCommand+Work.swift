@@ -3,9 +3,10 @@ import GPURender
 import JobEngine
 import MediaJobCLI
 import MediaJobs
+import PhotoCommands
 
 extension WorkerCommand: CommandWork {
-    static func work(_ context: CommandContext) async throws -> Int32 {
+    package static func work(_ context: CommandContext, kinds: any ProgramJobKinds) async throws -> Int32 {
         try context.arguments.none()
         let slots = try context.arguments.integer("slots", in: 1...1024) ?? context.chunkParallelism
         let lease = try context.leaseDuration()
@@ -22,7 +23,7 @@ extension WorkerCommand: CommandWork {
             }
             hasGPU = true
         }
-        let scheduler = try context.openMediaScheduler()
+        let scheduler = try context.openMediaScheduler(kinds)
         guard let store = scheduler.store as? any LeasingJobStore else { return ExitCode.failed }
         let location = try context.storeLocation()
         await LeaseWorker(scheduler: scheduler, store: store, renewals: location.storeOnItsOwnConnection(),

@@ -12,12 +12,16 @@ package protocol Command {
     static var options: [OptionSpec] { get }
     /// Whether the command may run media jobs, so the media libraries start before it does.
     static var runsJobs: Bool { get }
+    /// The program `mediajob` hands the command to when it is a ``MediaCommand``
+    /// (``MediaProgram/fileName`` or ``MediaProgram/photoFileName``).
+    static var program: String { get }
     /// Runs the command; returns the exit code.
     static func run(_ context: CommandContext) async throws -> Int32
 }
 
 extension Command {
     package static var runsJobs: Bool { false }
+    package static var program: String { MediaProgram.fileName }
 }
 
 /// A command whose work needs the media libraries (libvips, FFmpeg, Vulkan). Its words are here,
@@ -28,7 +32,9 @@ package protocol MediaCommand: Command {}
 
 extension MediaCommand {
     package static func run(_ context: CommandContext) async throws -> Int32 {
-        guard let media = context.mediaWork else { return try MediaProgram.takeOver(arguments: context.commandLine) }
+        guard let media = context.mediaWork else {
+            return try MediaProgram.takeOver(arguments: context.commandLine, program: program)
+        }
         return try await media.run(self, context)
     }
 }

@@ -46,7 +46,7 @@ package struct CommandContext: Sendable {
     }
 
     /// Opens the job store and a scheduler over it, and cleans up after finished jobs. Media
-    /// commands open theirs with every media job kind registered (``openMediaScheduler()``).
+    /// commands open theirs with every media job kind registered (``openMediaScheduler(_:)``).
     /// - Parameters:
     ///   - probe: what the machine offers requests (the GPU, for media jobs).
     ///   - chunksAtOnce: how many chunks of a job this process runs at once.

@@ -4,6 +4,9 @@ import Foundation
 package enum ThumbnailCommand: MediaCommand {
     package static let name = "thumbnail"
     package static let runsJobs = true
+    /// Thumbnail runs start in the program without FFmpeg, which hands a run with anything but
+    /// photos to `mediajob-media`.
+    package static let program = MediaProgram.photoFileName
     package static let synopsis = "<input>... --output DIR [--size N] [--format F] [--quality Q] [--sheet-cells N] [--overwrite] [--skip-bad] [options]"
     package static let summary = "Make thumbnails of photos and videos, with an index and a contact sheet"
     package static let discussion = """

@@ -1,7 +1,7 @@
 import EngineTestKit
 import Foundation
 import JobEngine
-@testable import MediaCommands
+@testable import PhotoCommands
 import TaskContract
 import Testing
 

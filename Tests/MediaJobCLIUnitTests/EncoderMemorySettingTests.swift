@@ -1,5 +1,6 @@
 @testable import MediaCommands
 import MediaJobCLI
+@testable import PhotoCommands
 import Testing
 
 /// `MEDIAJOB_ENCODER_MEMORY`'s sizes: bytes, or a number with a binary suffix.

@@ -1,5 +1,5 @@
 import Testing
-@testable import MediaCommands
+@testable import PhotoCommands
 @testable import MediaJobCLI
 
 /// Whether a command line starts the GPU probe child is read from the parsed options, so every

@@ -1,5 +1,5 @@
 import JobEngine
-@testable import MediaCommands
+@testable import PhotoCommands
 import Testing
 
 /// A cancel heard after a slot noted the count is found for that job alone; one heard before is not.

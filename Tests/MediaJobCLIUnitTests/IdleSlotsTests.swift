@@ -1,5 +1,5 @@
 import Foundation
-@testable import MediaCommands
+@testable import PhotoCommands
 import Testing
 
 /// An idle slot's wait ends early once work is announced, and at once when it was announced

@@ -1,5 +1,6 @@
 @testable import MediaCommands
 @testable import MediaJobCLI
+import PhotoCommands
 import Testing
 
 /// Which commands `mediajob` hands to `mediajob-media`: those whose work needs the media libraries,
@@ -14,5 +15,11 @@ import Testing
     @Test func theCommandsOnStoredJobsAndHelpRunInMediajob() {
         let own = Commands.all.filter { !($0 is any MediaCommand.Type) }.map { $0.name }
         #expect(own == ["jobs", "status", "cancel", "discard", "prune", "completion", "help"])
+    }
+
+    @Test func thumbnailRunsGoToMediajobPhotoAndEveryOtherMediaCommandToMediajobMedia() {
+        let media = Commands.all.filter { $0 is any MediaCommand.Type }
+        #expect(media.filter { $0.program == MediaProgram.photoFileName }.map { $0.name } == ["thumbnail"])
+        #expect(media.filter { $0.program == MediaProgram.fileName }.count == media.count - 1)
     }
 }

@@ -176,6 +176,12 @@ public struct ThumbnailJob: JobKind {
                     }
                 }
                 failures += try commits.finish()
+            } catch is NeedsMediaProgram {
+                // An input only a program with FFmpeg can judge (see ``PhotoOnlyInputs``): the job
+                // pauses, this chunk to be redone by the program the job is handed to.
+                commits.waitForAll()
+                context.task.expire()
+                throw JobStopped()
             } catch {
                 commits.waitForAll()
                 throw error

@@ -6,8 +6,8 @@ import TaskContract
 /// Shows a running job's durable progress: a line redrawn in place on a terminal, a plain line
 /// now and then otherwise (both on standard error), or one JSON event per update on standard
 /// output with `--json`.
-final class ProgressReporter: Sendable {
-    enum Style { case terminal, plain, json }
+package final class ProgressReporter: Sendable {
+    package enum Style { case terminal, plain, json }
 
     private struct State {
         var lastPlainFraction = -1.0
@@ -20,14 +20,14 @@ final class ProgressReporter: Sendable {
     private let jobID: String
     private let state = Mutex(State())
 
-    init(style: Style, console: Console, jobID: String) {
+    package init(style: Style, console: Console, jobID: String) {
         self.style = style
         self.console = console
         self.jobID = jobID
     }
 
     /// Starts reporting `task`'s events.
-    func attach(to task: ContinuedTask) {
+    package func attach(to task: ContinuedTask) {
         task.observe { [self] event in
             switch event {
             case .progress(let snapshot): show(snapshot, task: task)
@@ -40,7 +40,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// Ends a redrawn line so that later text starts on a fresh one.
-    func finishLine() {
+    package func finishLine() {
         let wasDrawn = state.withLock { state in
             defer { state.drawn = false }
             return state.drawn
@@ -75,7 +75,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// One progress line: title, bar, percent, subtitle and time left.
-    static func line(title: String, subtitle: String, snapshot: ProgressSnapshot) -> String {
+    package static func line(title: String, subtitle: String, snapshot: ProgressSnapshot) -> String {
         let width = 24
         let filled = Int((snapshot.fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
@@ -85,7 +85,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// A duration for people: `42s`, `3m 05s`, `1h 02m`.
-    static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let total = Int(seconds.rounded(.up))
         if total < 60 { return "\(total)s" }
         if total < 3600 { return String(format: "%dm %02ds", total / 60, total % 60) }

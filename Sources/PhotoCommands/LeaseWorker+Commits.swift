@@ -8,7 +8,7 @@ extension LeaseWorker {
     /// Hands the commit of a chunk that ran under `claimed` to the committer (waiting while its
     /// allowance has no room for it); once it landed, the chunk's heartbeat ends and the chunk is
     /// no longer in flight.
-    func handOver(_ claimed: ChunkLease, key: HeldChunks.Key, _ checkpoint: Checkpoint, of job: JobRecord,
+    package func handOver(_ claimed: ChunkLease, key: HeldChunks.Key, _ checkpoint: Checkpoint, of job: JobRecord,
                   heartbeat: Heartbeat) {
         do {
             try FaultPoints.step(.leaseCommit, operation: "commit", path: claimed.outputName) {}

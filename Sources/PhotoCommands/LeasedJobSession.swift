@@ -13,16 +13,16 @@ import TaskContract
 /// Ctrl-C pauses the job, as it does a job run alone: this process stops its chunks in flight and
 /// gives them back, and no worker claims anything more of the job; a second Ctrl-C gives them back
 /// at once and ends the process.
-struct LeasedJobSession {
-    let session: JobSession
-    let store: PostgresJobStore
+package struct LeasedJobSession {
+    package let session: JobSession
+    package let store: PostgresJobStore
     /// How long this process's claims last without renewal (`--lease`).
-    let lease: Duration
+    package let lease: Duration
     /// How often the bar reads the job's progress from the store.
-    static let progressInterval = Duration.milliseconds(250)
+    package static let progressInterval = Duration.milliseconds(250)
 
     /// Works on `handle`'s job until it ends (or is stopped), and returns the exit code.
-    func run(_ handle: JobHandle, stop: SessionStop) async -> Int32 {
+    package func run(_ handle: JobHandle, stop: SessionStop) async -> Int32 {
         let context = session.context
         let scheduler = session.scheduler
         let requiresGPU = handle.record.request.requiredResources.contains(.gpu)

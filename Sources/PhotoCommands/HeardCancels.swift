@@ -6,7 +6,7 @@ import Synchronization
 /// since: a cancel recorded after the claim read the job's cancel flag
 /// (``ChunkLease/cancelRequested``) is announced after it, and the listener, finding the chunk not
 /// yet in flight, leaves it to be found here.
-final class HeardCancels: Sendable {
+package final class HeardCancels: Sendable {
     private struct State {
         var count: UInt64 = 0
         /// Each job's last cancel heard, by the count then.
@@ -16,10 +16,10 @@ final class HeardCancels: Sendable {
     private let state = Mutex(State())
 
     /// How many cancels were heard so far.
-    var count: UInt64 { state.withLock { $0.count } }
+    package var count: UInt64 { state.withLock { $0.count } }
 
     /// Notes that the cancels of `jobs` were heard.
-    func heard(_ jobs: Set<JobID>) {
+    package func heard(_ jobs: Set<JobID>) {
         state.withLock { state in
             for job in jobs {
                 state.count += 1
@@ -29,7 +29,7 @@ final class HeardCancels: Sendable {
     }
 
     /// Whether a cancel of `job` was heard after the count was `seen`.
-    func wasHeard(_ job: JobID, since seen: UInt64) -> Bool {
+    package func wasHeard(_ job: JobID, since seen: UInt64) -> Bool {
         state.withLock { ($0.last[job] ?? 0) > seen }
     }
 }

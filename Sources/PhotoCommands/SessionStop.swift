@@ -10,12 +10,12 @@ import Synchronization
 /// planned it is remembered and the job stops as soon as it is recorded (it then ends paused,
 /// before any chunk ran). The second signal ends the process at once: the job is marked paused
 /// and its last checkpoint stands; while planning, nothing was recorded.
-final class SessionStop {
+package final class SessionStop {
     private let target: StopTarget
     private var signals: StopSignals?
 
     /// Starts listening for the stop signals.
-    init(context: CommandContext, scheduler: JobScheduler) {
+    package init(context: CommandContext, scheduler: JobScheduler) {
         let target = StopTarget(context: context, scheduler: scheduler)
         self.target = target
         signals = StopSignals(first: { target.stopAtBoundary() }, second: { target.stopNow() })
@@ -24,12 +24,12 @@ final class SessionStop {
     /// Hands over the job once it is recorded; a stop asked for meanwhile reaches it now.
     /// - Parameter releasing: what the second signal does before it ends the process, besides
     ///   pausing the job (a process working under leases gives its chunks back).
-    func attach(_ handle: JobHandle, reporter: ProgressReporter, releasing: (@Sendable () -> Void)? = nil) {
+    package func attach(_ handle: JobHandle, reporter: ProgressReporter, releasing: (@Sendable () -> Void)? = nil) {
         target.attach(handle, reporter: reporter, releasing: releasing)
     }
 
     /// Stops listening and restores the signals' default actions.
-    func cancel() {
+    package func cancel() {
         signals?.cancel()
         signals = nil
     }

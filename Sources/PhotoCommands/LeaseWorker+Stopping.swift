@@ -10,7 +10,7 @@ import Synchronization
 /// every chunk it holds at once and ends the process.
 extension LeaseWorker {
     /// Claims nothing more; the chunks in flight go on to their boundary.
-    func stop() {
+    package func stop() {
         stopping.store(true, ordering: .sequentiallyConsistent)
     }
 
@@ -18,7 +18,7 @@ extension LeaseWorker {
     /// back unfinished (those that reach their end first are committed). As after a worker's first
     /// stop, the store gets ``storeWaitOnStop`` once no chunk's work is running, then stops
     /// reconnecting: what it did not take by then is rescued once its lease runs out.
-    func stopChunksInFlight() {
+    package func stopChunksInFlight() {
         stop()
         for task in held.tasks { task.expire() }
         Thread.detachNewThread { [self] in _ = stopReconnectingOnceNothingRuns() }
@@ -30,7 +30,7 @@ extension LeaseWorker {
     /// the rest of ``run()``'s end (a slot's claim, the journal's pending entries, retiring) fails
     /// as promptly. If that end still waits on the store ``storeWaitOnStop`` later (a call stuck on a
     /// network that went silent), and nothing is in flight, the process ends (status 0).
-    func endWithoutWaitingOnTheStore() {
+    package func endWithoutWaitingOnTheStore() {
         guard let givesUpAt = stopReconnectingOnceNothingRuns() else { return }
         while runEnded.wait(timeout: .now() + 0.1) == .timedOut {
             guard held.isEmpty, givesUpAt.duration(to: .now) >= Self.storeWaitOnStop else { continue }
@@ -61,7 +61,7 @@ extension LeaseWorker {
 
     /// The second stop: every chunk this worker holds is given back now (``giveBackAtOnce()``), it
     /// retires, and the process ends, naming the chunks not given back.
-    func stopAtOnce() -> Never {
+    package func stopAtOnce() -> Never {
         let (given, kept) = giveBackAtOnce(retiring: true)
         console.err("Worker \(name) stopped at once: gave back \(Plural.of(given, "chunk"))"
             + (Self.notGivenBack(kept).map { "; \($0)" } ?? "."))
@@ -75,7 +75,7 @@ extension LeaseWorker {
     /// did not take by then are rescued once their leases run out.
     /// - Parameter retiring: whether the worker then takes itself off the live workers, within the same wait.
     /// - Returns: how many chunks were given back, and those still held (by job and index).
-    func giveBackAtOnce(retiring: Bool = false) -> (given: Int, kept: [ChunkLease]) {
+    package func giveBackAtOnce(retiring: Bool = false) -> (given: Int, kept: [ChunkLease]) {
         stopReconnecting(at: .now + Self.storeWaitOnStop)
         let given = Atomic(0)
         let done = DispatchSemaphore(value: 0)
@@ -94,7 +94,7 @@ extension LeaseWorker {
 
     /// What a stop says of the chunks it could not give back (`kept`): their leases run out and
     /// other workers rescue them; `nil` when there are none.
-    static func notGivenBack(_ kept: [ChunkLease]) -> String? {
+    package static func notGivenBack(_ kept: [ChunkLease]) -> String? {
         guard !kept.isEmpty else { return nil }
         let named = kept.map { "chunk \($0.chunkIndex) of job \($0.jobID.short)" }.joined(separator: ", ")
         let rescue = kept.count == 1 ? "its lease will run out and another worker will rescue it."

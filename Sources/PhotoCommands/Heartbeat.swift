@@ -14,8 +14,8 @@ import TaskContract
 /// length, a blocking call that may wait as long as the network lets it (a link that dropped
 /// silently); the other only watches the deadline, so fencing does not depend on the renewal
 /// returning. Waits are relative and measured by the monotonic clock, never by the wall clock.
-final class Heartbeat: Sendable {
-    enum Ending: Equatable {
+package final class Heartbeat: Sendable {
+    package enum Ending: Equatable {
         /// The chunk ended while the lease was held.
         case held
         /// The job was asked to stop from some machine.
@@ -27,11 +27,11 @@ final class Heartbeat: Sendable {
     /// How long before the lease's end, by this process's clock, the chunk is stopped when no
     /// renewal came: a tenth of the lease, room for the chunk to reach its stop check before the
     /// database gives the chunk to another worker.
-    static func margin(of lease: Duration) -> Duration { lease / 10 }
+    package static func margin(of lease: Duration) -> Duration { lease / 10 }
 
-    let store: any LeasingJobStore
-    let lease: ChunkLease
-    let task: ContinuedTask
+    package let store: any LeasingJobStore
+    package let lease: ChunkLease
+    package let task: ContinuedTask
 
     private struct State {
         /// When the chunk is stopped unless a renewal moves it: the end of the lease as last
@@ -48,7 +48,7 @@ final class Heartbeat: Sendable {
     /// Starts both threads for a chunk claimed under `lease`.
     /// - Parameter claimedAt: when the claim was asked for, by ``ContinuousClock``: the lease cannot
     ///   have started before.
-    init(store: any LeasingJobStore, lease: ChunkLease, task: ContinuedTask, claimedAt: ContinuousClock.Instant) {
+    package init(store: any LeasingJobStore, lease: ChunkLease, task: ContinuedTask, claimedAt: ContinuousClock.Instant) {
         self.store = store
         self.lease = lease
         self.task = task
@@ -68,7 +68,7 @@ final class Heartbeat: Sendable {
 
     /// The chunk ended: the threads stop (a renewal in progress is left to return on its own).
     /// - Returns: how the lease fared; `.lost` when the chunk was fenced or a renewal found the lease gone.
-    func end() -> Ending {
+    package func end() -> Ending {
         let ending = state.withLock { state in
             state.chunkEnded = true
             return state.ending
@@ -79,13 +79,13 @@ final class Heartbeat: Sendable {
     }
 
     /// Whether the lease was lost, or about to be with no renewal: the chunk was fenced.
-    var isLost: Bool {
+    package var isLost: Bool {
         state.withLock { $0.ending == .lost }
     }
 
     /// The job was asked to stop (a renewal said so, or the cancel was announced): the chunk stops
     /// at its next stop check, and ``end()`` says `.cancelRequested` unless the lease was lost.
-    func cancelRequested() {
+    package func cancelRequested() {
         let expire = state.withLock { state -> Bool in
             guard !state.chunkEnded, state.ending == .held else { return false }
             state.ending = .cancelRequested

@@ -1,12 +1,11 @@
 import Foundation
 import JobEngine
 import MediaJobCLI
-import MediaJobs
 import PhotoJobs
 import TaskContract
 
 extension ThumbnailCommand: CommandWork {
-    static func work(_ context: CommandContext) async throws -> Int32 {
+    package static func work(_ context: CommandContext, kinds: any ProgramJobKinds) async throws -> Int32 {
         let arguments = context.arguments
         let (items, output) = try context.batch()
         let size = try arguments.integer("size", in: 16...4096) ?? 256
@@ -21,8 +20,9 @@ extension ThumbnailCommand: CommandWork {
             format: try context.imageFormat()?.rawValue ?? "jpeg", quality: try arguments.integer("quality", in: 1...100) ?? 80,
             settings: try context.batchSettings(output: output), metadata: arguments.has("keep-metadata") ? .all : .safe,
             cellsPerSheet: cells)
+        if let code = try kinds.handOverRun(of: items, settings: spec.settings, context: context) { return code }
         // Photos stay on the CPU unless --gpu on (shrink-on-load beats any full decode).
-        return try await JobSession(context: context, scheduler: try context.openMediaScheduler())
+        return try await JobSession(context: context, scheduler: try context.openMediaScheduler(kinds), kinds: kinds)
             .submit(spec, kind: name, title: spec.title, gpu: spec.settings.gpu, announcing: spec.settings.gpu == .on)
     }
 }

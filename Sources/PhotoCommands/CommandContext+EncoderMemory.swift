@@ -1,6 +1,5 @@
 import Foundation
 import MediaJobCLI
-import MediaJobs
 import PhotoJobs
 
 extension CommandContext {
@@ -8,7 +7,7 @@ extension CommandContext {
     /// (bytes, or with a binary suffix: `600M`, `1.5G`), else half of the usable memory the host
     /// probe reports.
     /// - Throws: ``UsageError`` naming the variable when its value is not a size.
-    func encoderBudget() throws -> EncoderBudget {
+    package func encoderBudget() throws -> EncoderBudget {
         guard let text = environment["MEDIAJOB_ENCODER_MEMORY"], !text.isEmpty else {
             return .half(of: hostProbe.memory().usableBytes)
         }
@@ -20,7 +19,7 @@ extension CommandContext {
     }
 
     /// `text` as a count of bytes: a positive number with an optional K, M, G or T (KiB … TiB).
-    static func byteCount(_ text: String) -> UInt64? {
+    package static func byteCount(_ text: String) -> UInt64? {
         let units: [Character: Double] = ["K": 0x1p10, "M": 0x1p20, "G": 0x1p30, "T": 0x1p40]
         var number = Substring(text.trimmingCharacters(in: .whitespaces))
         var scale = 1.0

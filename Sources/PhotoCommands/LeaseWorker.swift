@@ -33,26 +33,26 @@ import TaskContract
 /// is needed for safety: a chunk not committed or given back is rescued by another worker once its
 /// lease runs out, and a worker not retired drops off the live workers one lease after its last beat. Fencing is unchanged: a chunk in flight whose
 /// lease cannot be renewed is still stopped by its heartbeat and its output discarded.
-final class LeaseWorker: Sendable {
-    let scheduler: JobScheduler
-    let store: any LeasingJobStore
+package final class LeaseWorker: Sendable {
+    package let scheduler: JobScheduler
+    package let store: any LeasingJobStore
     /// Where leases are renewed and the worker announces itself: the same store on a connection of
     /// its own (``StoreLocation/storeOnItsOwnConnection()``), or ``store`` itself where there is none.
-    let renewals: any LeasingJobStore
+    package let renewals: any LeasingJobStore
     /// Lands the chunks' commits, on a connection of the store's own where there is one
     /// (``StoreLocation/storeOnItsOwnConnection()``), so that claims never wait behind a flush.
-    let commits: LeaseCommitter
+    package let commits: LeaseCommitter
     /// Who claims, in the journal: host and process.
-    let name: String
-    let slots: Int
-    let lease: Duration
-    let hasGPU: Bool
+    package let name: String
+    package let slots: Int
+    package let lease: Duration
+    package let hasGPU: Bool
     /// The only job whose chunks this worker claims (the submitting process's own), or `nil` for any job.
-    let job: JobID?
-    let console: Console
+    package let job: JobID?
+    package let console: Console
     /// How long an idle slot waits before it looks for a free chunk again, unless the store
     /// announces new work sooner (``idleSlots``).
-    let idleWait = Duration.milliseconds(200)
+    package let idleWait = Duration.milliseconds(200)
     /// Where idle slots wait; the listener (``announcements``) wakes them when work is announced.
     private let idleSlots = IdleSlots()
     /// The cancels the listener heard, for the chunks claimed before it and not yet in flight.
@@ -64,24 +64,24 @@ final class LeaseWorker: Sendable {
     /// chunk of a cancelled job stops at its next stop check rather than at its next renewal, and an
     /// idle slot looks for announced work at once; `nil` where the store announces nothing (SQLite)
     /// or no listening connection could be made.
-    let announcements: AnnouncementListener?
+    package let announcements: AnnouncementListener?
     /// How long the listener waits for an announcement before it looks whether the work ended.
-    static let listenInterval = Duration.seconds(1)
+    package static let listenInterval = Duration.seconds(1)
     /// How long a stop waits on the store for what is not needed for safety: the first stop's end
     /// once nothing is in flight, the second stop's giving back (``LeaseWorker``).
-    static let storeWaitOnStop = Duration.seconds(2)
+    package static let storeWaitOnStop = Duration.seconds(2)
 
-    let stopping = Atomic(false)
-    let workEnded = Atomic(false)
+    package let stopping = Atomic(false)
+    package let workEnded = Atomic(false)
     /// Signalled once ``run()`` has ended as it should.
-    let runEnded = DispatchSemaphore(value: 0)
+    package let runEnded = DispatchSemaphore(value: 0)
     /// The chunks this worker holds a lease on, from its claim's answer until they ended: in flight.
-    let held = HeldChunks()
+    package let held = HeldChunks()
     /// Journal entries written while the store was out of reach (a fenced chunk's stop), appended
     /// before the next claim and as the worker ends.
     private let unjournalled = Mutex<[JournalEntry]>([])
 
-    init(scheduler: JobScheduler, store: any LeasingJobStore, renewals: (any LeasingJobStore)? = nil,
+    package init(scheduler: JobScheduler, store: any LeasingJobStore, renewals: (any LeasingJobStore)? = nil,
          commits: (any LeasingJobStore)? = nil, slots: Int, lease: Duration, hasGPU: Bool, job: JobID? = nil,
          announcements: AnnouncementListener? = nil, console: Console) {
         self.scheduler = scheduler
@@ -98,7 +98,7 @@ final class LeaseWorker: Sendable {
     }
 
     /// Works until stopped by SIGINT/SIGTERM; returns once every slot reached its boundary.
-    func run() async {
+    package func run() async {
         let signals = StopSignals(first: { [self] in
             stop()
             let (running, committing) = held.counts
@@ -140,7 +140,7 @@ final class LeaseWorker: Sendable {
     /// Takes this worker off the store's live workers, as it ends.
     /// - Returns: the error that kept the store from taking it, if one did.
     @discardableResult
-    func retire() -> (any Error)? {
+    package func retire() -> (any Error)? {
         do {
             try store.retire(worker: name)
             return nil
@@ -151,7 +151,7 @@ final class LeaseWorker: Sendable {
 
     /// Runs the slots until ``stop()`` (and, for one job only, until that job is no longer queued
     /// or running); returns once every slot reached its boundary and every commit landed.
-    func work() async {
+    package func work() async {
         if let announcements { Thread.detachNewThread { [self] in hearAnnouncements(on: announcements) } }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<slots { group.addTask { await self.runSlot() } }
@@ -358,7 +358,7 @@ final class LeaseWorker: Sendable {
     }
 
     /// Removes what the chunk wrote under `claimed`: none of it is the chunk's output.
-    func discardOutputs(of claimed: ChunkLease, in job: JobRecord) {
+    package func discardOutputs(of claimed: ChunkLease, in job: JobRecord) {
         do {
             try scheduler.discardLeasedOutputs(claimed.outputName, of: job)
         } catch {

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// A slot reads ``generation`` before it looks: work announced between its look and its wait ends
 /// that wait at once, so no announcement falls between the two.
-final class IdleSlots: Sendable {
+package final class IdleSlots: Sendable {
     private struct State {
         var generation: UInt64 = 0
         var lastWait: UInt64 = 0
@@ -15,14 +15,14 @@ final class IdleSlots: Sendable {
     private let state = Mutex(State())
 
     /// How many times work was announced so far.
-    var generation: UInt64 { state.withLock { $0.generation } }
+    package var generation: UInt64 { state.withLock { $0.generation } }
 
     /// How many slots wait now.
-    var waitingSlots: Int { state.withLock { $0.waiting.count } }
+    package var waitingSlots: Int { state.withLock { $0.waiting.count } }
 
     /// Waits for `wait`, or less: not at all when work was announced since `generation` was
     /// `seen`, and no longer once it is.
-    func wait(upTo wait: Duration, unlessAnnouncedSince seen: UInt64) async {
+    package func wait(upTo wait: Duration, unlessAnnouncedSince seen: UInt64) async {
         await withCheckedContinuation { continuation in
             let id: UInt64? = state.withLock { state in
                 guard state.generation == seen else { return nil }
@@ -39,7 +39,7 @@ final class IdleSlots: Sendable {
     }
 
     /// Ends every wait now: work was announced.
-    func wakeAll() {
+    package func wakeAll() {
         let waiting = state.withLock { state in
             state.generation += 1
             defer { state.waiting = [:] }

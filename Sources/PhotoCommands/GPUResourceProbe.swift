@@ -1,18 +1,17 @@
 import GPURender
 import JobEngine
 import MediaJobCLI
-import MediaJobs
 import PhotoJobs
 import TaskContract
 
 /// Offers `.gpu` to the scheduler when GPU probing selected a device. Probes only when a request
 /// requires the GPU (`--gpu on`), so other commands never touch Vulkan.
-struct GPUResourceProbe: ResourceProbe {
-    func supportedResources() -> TaskResources {
+package struct GPUResourceProbe: ResourceProbe {
+    package func supportedResources() -> TaskResources {
         GPUSelection.current().renderer == nil ? [] : .gpu
     }
 
-    func unsupportedReason(for resource: TaskResources) -> String? {
+    package func unsupportedReason(for resource: TaskResources) -> String? {
         guard resource.contains(.gpu) else { return nil }
         let selection = GPUSelection.current()
         return selection.renderer == nil ? selection.report.reason : nil
@@ -21,5 +20,5 @@ struct GPUResourceProbe: ResourceProbe {
 
 extension GPUPreference {
     /// What a request with this preference requires.
-    var requiredResources: TaskResources { self == .on ? .gpu : [] }
+    package var requiredResources: TaskResources { self == .on ? .gpu : [] }
 }

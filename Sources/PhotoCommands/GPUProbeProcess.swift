@@ -1,16 +1,15 @@
 import Foundation
 import GPURender
 import MediaJobCLI
-import MediaJobs
 import PhotoJobs
 import Synchronization
 
 /// Probes Vulkan in a child `mediajob probe --json`, so that a job process on a machine whose
 /// drivers offer no usable GPU never loads them (see ``GPUSelection/current()``). Commands that
 /// render start the child at once, so that it runs while they read their inputs and plan.
-final class GPUProbeProcess: @unchecked Sendable { // report() runs under GPUSelection's lock, one caller at a time
+package final class GPUProbeProcess: @unchecked Sendable { // report() runs under GPUSelection's lock, one caller at a time
     /// Set in the child so that it probes in its own process.
-    static let inProcessVariable = "MEDIAJOB_GPU_PROBE_IN_PROCESS"
+    package static let inProcessVariable = "MEDIAJOB_GPU_PROBE_IN_PROCESS"
 
     private let process = Process()
     private let output = Pipe()
@@ -18,7 +17,7 @@ final class GPUProbeProcess: @unchecked Sendable { // report() runs under GPUSel
 
     /// Makes ``GPUSelection/current()`` ask a child process first, unless this process is that
     /// child. The child starts now when `arguments` are a command that may render on the GPU.
-    static func install(arguments: ParsedArguments, environment: [String: String]) {
+    package static func install(arguments: ParsedArguments, environment: [String: String]) {
         guard environment[inProcessVariable] == nil else { return }
         let child = GPUProbeProcess(environment: environment)
         if mayRender(arguments) { child.start() }
@@ -27,7 +26,7 @@ final class GPUProbeProcess: @unchecked Sendable { // report() runs under GPUSel
 
     /// Whether the command may render: export, compress, resume and restart unless `--gpu off`;
     /// thumbnail only with `--gpu on`.
-    static func mayRender(_ arguments: ParsedArguments) -> Bool {
+    package static func mayRender(_ arguments: ParsedArguments) -> Bool {
         let gpu = arguments.value("gpu")
         switch arguments.command {
         case "export", "compress", "resume", "restart": return gpu != GPUPreference.off.rawValue
@@ -51,7 +50,7 @@ final class GPUProbeProcess: @unchecked Sendable { // report() runs under GPUSel
 
     /// The child's report, waiting for it (and starting it first if need be); `nil` when it
     /// could not be run or read, and the caller then probes in its own process.
-    func report() -> GPUReport? {
+    package func report() -> GPUReport? {
         if let known = result.withLock({ $0 }) { return known }
         if !process.isRunning && process.processIdentifier == 0 { start() }
         if let failed = result.withLock({ $0 }) { return failed }

@@ -1,32 +1,38 @@
 import Foundation
 import JobEngine
 import MediaJobCLI
-import MediaJobs
 import PhotoJobs
 import PostgresJobStore
 import TaskContract
 
 /// Runs a job this process owns in the foreground: says what it will produce, shows progress,
 /// turns Ctrl-C into a pause, and ends with the outcome, what to do next, and its exit code.
-struct JobSession {
-    let context: CommandContext
-    let scheduler: JobScheduler
+package struct JobSession {
+    package let context: CommandContext
+    package let scheduler: JobScheduler
+    /// The program's job kinds, asked whether another program goes on with a job that pauses
+    /// (``ProgramJobKinds/handOver(_:context:)``); `nil` keeps every job here.
+    package var kinds: (any ProgramJobKinds)?
+
+    package init(context: CommandContext, scheduler: JobScheduler, kinds: (any ProgramJobKinds)? = nil) {
+        (self.context, self.scheduler, self.kinds) = (context, scheduler, kinds)
+    }
 
     /// Whether a job submitted here is stored with no owning process, for workers to run: with
     /// `--detach`, and always with a PostgreSQL store, where this process works on the job as one
     /// of them (so that the job outlives it, and no state folder takes it for interrupted).
-    var submitsForWorkers: Bool {
+    package var submitsForWorkers: Bool {
         context.arguments.has("detach") || scheduler.store is PostgresJobStore
     }
 
     /// Whether this process works on the job it submits (without `--detach`): it then counts as a
     /// live worker for a `.fail` submission.
-    var worksOnIt: Bool { !context.arguments.has("detach") }
+    package var worksOnIt: Bool { !context.arguments.has("detach") }
 
     /// Submits `spec` as a new job of `kind` (its title `title`) and runs it in the foreground.
     /// With `gpu`, the job requires the GPU when that is `on`, and, when `announcing`, says where
     /// pictures render (with `--verbose`) once planning has probed the GPU.
-    func submit<Spec: Codable & Sendable>(_ spec: Spec, kind: String, title: String, gpu: GPUPreference? = nil,
+    package func submit<Spec: Codable & Sendable>(_ spec: Spec, kind: String, title: String, gpu: GPUPreference? = nil,
                                           announcing: Bool = true) async throws -> Int32 {
         let request = try TaskRequest(identifier: MediaJobKinds.identifier(kind), title: title, subtitle: "starting",
                                       strategy: try context.strategy(), requiredResources: gpu?.requiredResources ?? [])
@@ -40,7 +46,7 @@ struct JobSession {
     /// Submits work and handles the outcome: runs a new job, reports that the same work already
     /// exists, or, with `--json`, reports a rejection as the last event before rethrowing it.
     /// Ctrl-C is a stop from here on: while the job is planned, and then while it runs.
-    func run(submitting submit: () throws -> Submission) async throws -> Int32 {
+    package func run(submitting submit: () throws -> Submission) async throws -> Int32 {
         let detach = context.arguments.has("detach")
         let lease = try context.leaseDuration()
         let stop = SessionStop(context: context, scheduler: scheduler)
@@ -81,7 +87,7 @@ struct JobSession {
     }
 
     /// Runs `handle` to an outcome and returns the exit code.
-    func run(_ handle: JobHandle, verb: String) async -> Int32 {
+    package func run(_ handle: JobHandle, verb: String) async -> Int32 {
         let stop = SessionStop(context: context, scheduler: scheduler)
         defer { stop.cancel() }
         return await run(handle, verb: verb, stop: stop)
@@ -95,12 +101,19 @@ struct JobSession {
         let outcome = await scheduler.run(handle)
         stop.cancel()
         reporter.finishLine()
+        if outcome == .paused, let kinds {
+            do {
+                if let code = try kinds.handOver(handle.record, context: context) { return code }
+            } catch {
+                context.console.error(ErrorAdvice.sentence(for: error, stateDirArgument: context.stateDirectoryArgument))
+            }
+        }
         report(outcome, of: handle, resumeHint: "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)")
         return ExitCode.of(outcome)
     }
 
     /// The reporter of `handle`'s progress, in the style the console and `--json` ask for, attached to its task.
-    func progressReporter(for handle: JobHandle) -> ProgressReporter {
+    package func progressReporter(for handle: JobHandle) -> ProgressReporter {
         let console = context.console
         let reporter = ProgressReporter(style: context.json ? .json : (console.isTerminal ? .terminal : .plain),
                                         console: console, jobID: handle.id.rawValue)
@@ -109,7 +122,7 @@ struct JobSession {
     }
 
     /// Says which job starts, what it makes, and how long it should take (an event with `--json`).
-    func announce(_ handle: JobHandle, verb: String) {
+    package func announce(_ handle: JobHandle, verb: String) {
         let job = handle.record
         let estimate = (try? scheduler.estimatedSeconds(for: handle.id)).map { ProgressReporter.duration($0) } ?? "unknown"
         if context.json {
@@ -128,7 +141,7 @@ struct JobSession {
     /// Says how the job ended and what to do next (an event with `--json`). A process that stopped
     /// its work on a job in a store it could not reach (`pausedInStore` false) says the store still
     /// has the job running, rather than that it paused it.
-    func report(_ outcome: TaskOutcome, of handle: JobHandle, resumeHint: String, pausedInStore: Bool = true) {
+    package func report(_ outcome: TaskOutcome, of handle: JobHandle, resumeHint: String, pausedInStore: Bool = true) {
         let console = context.console
         let job = (try? scheduler.store.job(handle.id)) ?? handle.record
         if context.json {

@@ -9,14 +9,14 @@ import TaskContract
 /// landed. Also counts the claims asked for and not yet answered, so that the worker's second stop
 /// (``giveBackAll()``) can give back every chunk it holds, including one whose claim is answered
 /// while the chunks are being given back.
-final class HeldChunks: Sendable {
+package final class HeldChunks: Sendable {
     /// Names one held chunk, from its claim's answer to its end.
-    struct Key: Hashable, Sendable {
+    package struct Key: Hashable, Sendable {
         fileprivate let value: Int
     }
 
     /// One held chunk: its lease, and once it runs, its task and heartbeat.
-    struct Chunk: Sendable {
+    package struct Chunk: Sendable {
         let lease: ChunkLease
         var running: (task: ContinuedTask, heartbeat: Heartbeat)?
         /// Its work ended: it is being committed, given back or failed.
@@ -38,7 +38,7 @@ final class HeldChunks: Sendable {
 
     /// A slot is about to ask for a claim.
     /// - Returns: `false` once the chunks are given back: the slot asks for nothing more.
-    func mayClaim() -> Bool {
+    package func mayClaim() -> Bool {
         state.withLock { state in
             guard !state.givingBack else { return false }
             state.claimsAsked += 1
@@ -49,7 +49,7 @@ final class HeldChunks: Sendable {
     /// The answer of a claim ``mayClaim()`` allowed: the chunk it gave, if any, is held from now.
     /// - Returns: the chunk's key, and whether the slot may run it: not once the chunks are
     ///   given back (``giveBackAll()`` gives it back).
-    func answered(_ lease: ChunkLease?) -> (key: Key, runs: Bool)? {
+    package func answered(_ lease: ChunkLease?) -> (key: Key, runs: Bool)? {
         state.withLock { state in
             state.claimsAsked -= 1
             guard let lease else { return nil }
@@ -61,31 +61,31 @@ final class HeldChunks: Sendable {
     }
 
     /// The chunk started running as `task`, its lease kept by `heartbeat`.
-    func started(_ key: Key, task: ContinuedTask, heartbeat: Heartbeat) {
+    package func started(_ key: Key, task: ContinuedTask, heartbeat: Heartbeat) {
         state.withLock { $0.chunks[key]?.running = (task, heartbeat) }
     }
 
     /// The chunk's work ended (it ran to its end, stopped or failed): what is left is its commit,
     /// giving it back or recording its failure.
-    func workEnded(_ key: Key) {
+    package func workEnded(_ key: Key) {
         state.withLock { $0.chunks[key]?.workEnded = true }
     }
 
     /// The chunk's commit was handed over.
-    func committing(_ key: Key) {
+    package func committing(_ key: Key) {
         state.withLock { $0.chunks[key]?.committing = true }
     }
 
     /// The chunk ended: it is no longer held.
-    func ended(_ key: Key) {
+    package func ended(_ key: Key) {
         state.withLock { _ = $0.chunks.removeValue(forKey: key) }
     }
 
     /// Whether no chunk is held.
-    var isEmpty: Bool { state.withLock { $0.chunks.isEmpty } }
+    package var isEmpty: Bool { state.withLock { $0.chunks.isEmpty } }
 
     /// How many chunks are held: running or not yet started, and with a commit handed over.
-    var counts: (running: Int, committing: Int) {
+    package var counts: (running: Int, committing: Int) {
         state.withLock { state in
             state.chunks.values.reduce(into: (0, 0)) { counts, chunk in
                 if chunk.committing { counts.1 += 1 } else if !chunk.workEnded { counts.0 += 1 }
@@ -94,18 +94,18 @@ final class HeldChunks: Sendable {
     }
 
     /// The leases held, in the order of their jobs and chunks.
-    var leases: [ChunkLease] {
+    package var leases: [ChunkLease] {
         state.withLock { $0.chunks.values.map(\.lease) }
             .sorted { ($0.jobID.rawValue, $0.chunkIndex) < ($1.jobID.rawValue, $1.chunkIndex) }
     }
 
     /// The tasks of the chunks running.
-    var tasks: [ContinuedTask] {
+    package var tasks: [ContinuedTask] {
         state.withLock { $0.chunks.values.compactMap(\.running?.task) }
     }
 
     /// The heartbeats of the chunks of the jobs in `jobs` that are running.
-    func heartbeats(ofJobsIn jobs: Set<JobID>) -> [Heartbeat] {
+    package func heartbeats(ofJobsIn jobs: Set<JobID>) -> [Heartbeat] {
         state.withLock { $0.chunks.values.filter { jobs.contains($0.lease.jobID) }.compactMap(\.running?.heartbeat) }
     }
 
@@ -115,7 +115,7 @@ final class HeldChunks: Sendable {
     /// - Parameter giveBack: gives one chunk back; says whether the store took it, and then the
     ///   chunk ends.
     /// - Returns: how many chunks were given back.
-    func giveBackAll(_ giveBack: (ChunkLease) -> Bool) -> Int {
+    package func giveBackAll(_ giveBack: (ChunkLease) -> Bool) -> Int {
         var given = 0
         while true {
             let (taken, claimsAsked) = state.withLock { state in

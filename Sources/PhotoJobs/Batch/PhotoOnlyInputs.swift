@@ -1,0 +1,65 @@
+import Synchronization
+import Vips
+
+/// The thumbnail job's ``VideoInputs`` in a program without FFmpeg (`mediajob-photo`): what
+/// libvips loads is a photo, as it is to ``VideoInputs`` with FFmpeg, which asks libvips first;
+/// a file that cannot be read at all (missing, a folder, a FIFO) fails with libvips' error, as
+/// there. Anything else takes FFmpeg to tell a video from a bad file, so it is not guessed at:
+/// it throws ``NeedsMediaProgram``, and the program hands the run to `mediajob-media`.
+public final class PhotoOnlyInputs: VideoInputs {
+    /// Paths found to be photos, so that planning does not load again what ``photosOnly(_:settings:)`` loaded.
+    private let photos = Mutex<Set<String>>([])
+    /// Set when an input only `mediajob-media` can judge was met.
+    private let metNonPhoto = Mutex(false)
+
+    public init() {}
+
+    /// Whether every file of `paths` is a photo libvips reads, or one that cannot be read at all
+    /// (which fails here as it would with FFmpeg), so that a thumbnail run of them needs no FFmpeg.
+    public func photosOnly(_ paths: [String], settings: BatchSettings) -> Bool {
+        paths.allSatisfy { path in
+            do {
+                _ = try classify(path, settings: settings, scanKeyframes: false)
+                return true
+            } catch is NeedsMediaProgram {
+                return false
+            } catch {
+                return true
+            }
+        }
+    }
+
+    /// Whether an input only `mediajob-media` can judge was met (a job that meets one pauses for it).
+    public var needsMediaProgram: Bool { metNonPhoto.withLock { $0 } }
+
+    public func classify(_ path: String, settings: BatchSettings, scanKeyframes: Bool) throws -> InputKind {
+        if photos.withLock({ $0.contains(path) }) { return .photo }
+        do {
+            _ = try VipsImage.load(path, limits: settings.imageLimits)
+        } catch let error as VipsError where error.kind == .unreadable {
+            throw error
+        } catch {
+            metNonPhoto.withLock { $0 = true }
+            throw NeedsMediaProgram(path: path)
+        }
+        photos.withLock { _ = $0.insert(path) }
+        return .photo
+    }
+
+    /// Never asked: ``classify(_:settings:scanKeyframes:)`` finds no videos.
+    public func representativeFrame(of path: String, settings: BatchSettings, maxDimension: Int) throws -> VipsImage {
+        throw NeedsMediaProgram(path: path)
+    }
+}
+
+/// An input that only a program with FFmpeg can judge (a video, or a file that is neither a photo
+/// nor a video), met where there is none. The thumbnail job pauses for it; the program hands the
+/// job to `mediajob-media`.
+public struct NeedsMediaProgram: Error, CustomStringConvertible {
+    /// The input.
+    public var path: String
+
+    public var description: String {
+        "'\(path)' is not a photo libvips reads; telling a video from a bad file takes mediajob-media"
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import MediaTestKit
+import Testing
+
+/// Thumbnail runs start in `mediajob-photo`, which links libvips without FFmpeg's libraries, and go
+/// to `mediajob-media` when an input is anything but a photo (issue 15: FFmpeg's libraries were
+/// a quarter of a thumbnail run's peak memory).
+@Suite struct PhotoProgramTests {
+    private func program(_ name: String) -> URL {
+        CLIProcess.binary.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    private let ffmpegLibraries = ["libavcodec", "libavformat", "libavfilter", "libavutil", "libswscale", "libswresample",
+                                   "libpostproc", "libavdevice"]
+
+    /// Runs `mediajob thumbnail arguments` under strace; the result and the programs it became, in order.
+    private func tracedThumbnail(_ fixture: CLIFixture, _ arguments: [String]) throws -> (CLIProcess.Result, [String]) {
+        let trace = fixture.folder.path("exec.trace")
+        let run = try fixture.run("thumbnail", arguments, launcher: ["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-o", trace,
+                                                                      "-e", "trace=execve"])
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let programs = ["mediajob-photo", "mediajob-media"].map { program($0).path }
+        let execs = lines.compactMap { line in
+            programs.first { line.contains("execve(\"\($0)\", [\"\($0)\", \"thumbnail\", \(arguments.map { "\"\($0)\"" }.joined(separator: ", "))") }
+        }
+        return (run, execs.map { URL(fileURLWithPath: $0).lastPathComponent })
+    }
+
+    @Test func mediajobPhotoLoadsLibvipsAndNoFFmpegLibrary() throws {
+        let loaded = try MediaFixtures.run("/usr/bin/ldd", [program("mediajob-photo").path]).output
+        #expect(loaded.contains("libvips.so"), "\(loaded)")
+        #expect(ffmpegLibraries.filter { loaded.contains($0) } == [], "\(loaded)")
+        let media = try MediaFixtures.run("/usr/bin/ldd", [program("mediajob-media").path]).output
+        #expect(media.contains("libavcodec"), "the check would see FFmpeg where it is: \(media)")
+    }
+
+    @Test func aThumbnailRunOfPhotosRunsInMediajobPhotoAndMatchesVips() throws {
+        let fixture = CLIFixture()
+        let photos = ["landscape-3000x2000.jpg", "rotated-exif6-1600x1200.jpg", "overlay-alpha-480x480.png"]
+        let output = fixture.folder.path("thumbs")
+        let (run, programs) = try tracedThumbnail(fixture, photos.map { sampleProject.appendingPathComponent($0).path }
+            + ["--output", output, "--size", "128", "--format", "png"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(programs == ["mediajob-photo"])
+        for photo in photos {
+            let name = (photo as NSString).deletingPathExtension
+            let reference = fixture.folder.path("reference-\(name).png")
+            try PhotoFixtures.vips(["thumbnail", sampleProject.appendingPathComponent(photo).path, reference, "128"])
+            #expect(try PhotoFixtures.meanDifference("\(output)/\(name).png", reference) <= 2, "\(photo)")
+        }
+        #expect(FileManager.default.fileExists(atPath: "\(output)/contact-sheet.jpg"))
+    }
+
+    @Test func aRunWithAVideoAmongPhotosGoesToMediajobMediaWithTheSameArguments() throws {
+        let fixture = CLIFixture()
+        let output = fixture.folder.path("thumbs")
+        let (run, programs) = try tracedThumbnail(fixture, [sampleProject.path, "--output", output, "--size", "128"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(programs == ["mediajob-photo", "mediajob-media"])
+        struct Index: Decodable {
+            struct Entry: Decodable { var output: String; var width: Int; var height: Int }
+            var thumbnails: [Entry]
+        }
+        let index = try JSONDecoder().decode(Index.self, from: Data(contentsOf: URL(fileURLWithPath: "\(output)/index.json")))
+        #expect(index.thumbnails.count == 6)
+        #expect(index.thumbnails.contains { $0.output == "clip-720p30-4s.jpg" && max($0.width, $0.height) == 128 })
+        #expect(FileManager.default.fileExists(atPath: "\(output)/contact-sheet.jpg"))
+        let jobs = try fixture.run("jobs", ["--all", "--json"])
+        let listed = try JSONSerialization.jsonObject(with: Data(jobs.stdout.utf8)) as? [Any]
+        #expect(listed?.count == 1, "one job, stored once: \(jobs.stdout)")
+    }
+
+    @Test func withoutMediajobPhotoAThumbnailRunSaysWhatToInstall() throws {
+        let fixture = CLIFixture()
+        let alone = fixture.folder.path("alone")
+        try FileManager.default.createDirectory(atPath: alone, withIntermediateDirectories: true)
+        // Copies of mediajob and mediajob-media in a folder of their own, run there.
+        let copy = ["/bin/sh", "-c", "cp \"$0\" \"\(program("mediajob-media").path)\" \"\(alone)/\" && exec \"\(alone)/mediajob\" \"$@\""]
+        let photo = sampleProject.appendingPathComponent("small-640x480.jpg").path
+        let run = try fixture.run("thumbnail", [photo, "--output", fixture.folder.path("thumbs")], launcher: copy)
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("Error: this command needs \(alone)/mediajob-photo, which could not be started"), "\(run.stderr)")
+        #expect(run.stderr.contains("install mediajob-photo in the same folder as mediajob"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.path("thumbs")))
+    }
+}
