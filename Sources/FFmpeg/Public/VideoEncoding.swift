@@ -1,8 +1,11 @@
 /// How ``SegmentEncoder`` compresses video.
 ///
 /// Output is deterministic — equal input and settings give byte-identical files — with
-/// `threads == 1` on the same FFmpeg and encoder build. `libx265`, `libaom-av1` and `libsvtav1`
-/// are used only where ``FFmpeg/hasEncoder(_:)`` says the build has them.
+/// `threads == 1` on the same FFmpeg and encoder build and the same CPU features (x264 picks its
+/// SIMD code by the CPU, and its levels choose differently). libx264 runs without its AVX-512
+/// code, which reads memory it never wrote: with it the bytes depended on what the heap held.
+/// `libx265`, `libaom-av1` and `libsvtav1` are used only where ``FFmpeg/hasEncoder(_:)`` says
+/// the build has them.
 public struct VideoEncoding: Sendable, Codable, Equatable {
     /// FFmpeg's encoder name: `libx264`, `libx265`, `libaom-av1` or `libsvtav1`.
     public var codec: String
