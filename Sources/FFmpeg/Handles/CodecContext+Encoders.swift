@@ -41,7 +41,7 @@ extension CodecContext {
         switch encoding.codec {
         case "libx264":
             try options.set("preset", encoding.preset)
-            if let flags = X264CPU.flags { try options.set("x264-params", "asm=\(flags)") }
+            if let flags = X264CPU.flags(width: width) { try options.set("x264-params", "asm=\(flags)") }
         case "libx265":
             // x265 prints to stderr and sizes its own thread pool unless told otherwise.
             let threads = max(1, encoding.threads)

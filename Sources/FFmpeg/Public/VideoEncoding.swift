@@ -3,7 +3,9 @@
 /// Output is deterministic — equal input and settings give byte-identical files — with
 /// `threads == 1` on the same FFmpeg and encoder build and the same CPU features (x264 picks its
 /// SIMD code by the CPU, and its levels choose differently). libx264 runs without its AVX-512
-/// code, which reads memory it never wrote: with it the bytes depended on what the heap held.
+/// code for pictures whose rows of 16-pixel macroblocks are not a multiple of 8 long (1920, 1280
+/// and 640 pixels are): there it adds in memory it never wrote, and the bytes depended on what
+/// the heap held.
 /// `libx265`, `libaom-av1` and `libsvtav1` are used only where ``FFmpeg/hasEncoder(_:)`` says
 /// the build has them.
 public struct VideoEncoding: Sendable, Codable, Equatable {
