@@ -70,6 +70,43 @@ import Testing
         #expect(listed?.count == 1, "one job, stored once: \(jobs.stdout)")
     }
 
+    @Test func anInputThatTurnsIntoAVideoAfterTheCheckPausesTheJobAndMediajobMediaResumesIt() throws {
+        let fixture = CLIFixture()
+        let photo = fixture.folder.path("a.jpg"), changing = fixture.folder.path("b.jpg")
+        for copy in [photo, changing] {
+            try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("small-640x480.jpg").path, toPath: copy)
+        }
+        let held = try HeldStep(in: fixture.folder)
+        let output = fixture.folder.path("thumbs"), trace = fixture.folder.path("exec.trace")
+        // With --skip-bad planning reads no input: the chunk is the first to meet b.jpg after the check.
+        let job = try fixture.start("thumbnail", [photo, changing, "--output", output, "--size", "128", "--skip-bad"],
+                                    environment: held.environment(point: "chunk"),
+                                    launcher: ["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-o", trace, "-e", "trace=execve"])
+        try #require(held.waitUntil(job, isHeldAt: "mediajob-photo's chunk"))
+        try FileManager.default.removeItem(atPath: changing)
+        try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path, toPath: changing)
+        held.release()
+        // The same fault point holds mediajob-media's chunk too: its environment is the same. Once it
+        // says it resumes, mediajob-photo (and its end of the pipe) is gone.
+        try #require(job.waitForStderr(containing: "Resuming job"))
+        try #require(held.waitUntil(job, isHeldAt: "mediajob-media's resumed chunk"))
+        held.release()
+        let result = job.finish("the resumed run's end")
+        #expect(result.status == 0, "\(result.stderr)")
+        struct Index: Decodable {
+            struct Entry: Decodable { var output: String }
+            var thumbnails: [Entry]
+            var skipped: [String]
+        }
+        let index = try JSONDecoder().decode(Index.self, from: Data(contentsOf: URL(fileURLWithPath: "\(output)/index.json")))
+        #expect(index.thumbnails.map(\.output) == ["a.jpg", "b.jpg"], "the video's frame, not a skipped item")
+        #expect(index.skipped == [])
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let media = program("mediajob-media").path
+        #expect(lines.contains { $0.contains("execve(\"\(media)\", [\"\(media)\", \"resume\", \"") && $0.contains("\"--state-dir\"") },
+                "\(lines)")
+    }
+
     @Test func withoutMediajobPhotoAThumbnailRunSaysWhatToInstall() throws {
         let fixture = CLIFixture()
         let alone = fixture.folder.path("alone")

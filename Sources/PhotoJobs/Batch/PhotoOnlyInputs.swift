@@ -7,8 +7,6 @@ import Vips
 /// there. Anything else takes FFmpeg to tell a video from a bad file, so it is not guessed at:
 /// it throws ``NeedsMediaProgram``, and the program hands the run to `mediajob-media`.
 public final class PhotoOnlyInputs: VideoInputs {
-    /// Paths found to be photos, so that planning does not load again what ``photosOnly(_:settings:)`` loaded.
-    private let photos = Mutex<Set<String>>([])
     /// Set when an input only `mediajob-media` can judge was met.
     private let metNonPhoto = Mutex(false)
 
@@ -33,7 +31,8 @@ public final class PhotoOnlyInputs: VideoInputs {
     public var needsMediaProgram: Bool { metNonPhoto.withLock { $0 } }
 
     public func classify(_ path: String, settings: BatchSettings, scanKeyframes: Bool) throws -> InputKind {
-        if photos.withLock({ $0.contains(path) }) { return .photo }
+        // Loaded every time, as FFmpeg's classifier does: a file found a photo before may have
+        // changed since (the chunk asks only about a file whose thumbnail failed).
         do {
             _ = try VipsImage.load(path, limits: settings.imageLimits)
         } catch let error as VipsError where error.kind == .unreadable {
@@ -42,7 +41,6 @@ public final class PhotoOnlyInputs: VideoInputs {
             metNonPhoto.withLock { $0 = true }
             throw NeedsMediaProgram(path: path)
         }
-        photos.withLock { _ = $0.insert(path) }
         return .photo
     }
 
