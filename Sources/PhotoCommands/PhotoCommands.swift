@@ -31,9 +31,12 @@ package struct PhotoCommands: MediaWork, ProgramJobKinds {
         true
     }
 
-    /// `mediajob-media` with the same arguments, unless every input is a photo (or cannot be read at all).
+    /// `mediajob-media` with the same arguments, unless every input is a photo (or cannot be read at
+    /// all). An input named as a video sends the run there at once, before any header is read for
+    /// nothing (which program runs it never changes what it makes).
     package func handOverRun(of items: [InputItem], settings: BatchSettings, context: CommandContext) throws -> Int32? {
-        guard !inputs.photosOnly(items.map(\.path), settings: settings) else { return nil }
+        let namedVideo = items.contains { InputCollector.videoExtensions.contains(URL(fileURLWithPath: $0.path).pathExtension.lowercased()) }
+        guard namedVideo || !inputs.photosOnly(items.map(\.path), settings: settings) else { return nil }
         return try MediaProgram.takeOver(arguments: context.commandLine)
     }
 

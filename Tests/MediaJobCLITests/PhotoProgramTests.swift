@@ -51,10 +51,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(output)/contact-sheet.jpg"))
     }
 
-    @Test func aRunWithAVideoAmongPhotosGoesToMediajobMediaWithTheSameArguments() throws {
+    /// By its name (at once) or by its content (after the photos' headers are read).
+    @Test(arguments: ["clip.mp4", "clip.jpg"])
+    func aRunWithAVideoAmongPhotosGoesToMediajobMediaWithTheSameArguments(videoName: String) throws {
         let fixture = CLIFixture()
+        let inputs = fixture.folder.path("inputs")
+        try FileManager.default.createDirectory(atPath: inputs, withIntermediateDirectories: true)
+        for (source, name) in [("small-640x480.jpg", "a.jpg"), ("clip-720p30-4s.mp4", videoName), ("portrait-1200x1800.jpg", "z.jpg")] {
+            try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent(source).path, toPath: "\(inputs)/\(name)")
+        }
         let output = fixture.folder.path("thumbs")
-        let (run, programs) = try tracedThumbnail(fixture, [sampleProject.path, "--output", output, "--size", "128"])
+        let (run, programs) = try tracedThumbnail(fixture, [inputs, "--output", output, "--size", "128"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(programs == ["mediajob-photo", "mediajob-media"])
         struct Index: Decodable {
@@ -62,8 +69,8 @@ import Testing
             var thumbnails: [Entry]
         }
         let index = try JSONDecoder().decode(Index.self, from: Data(contentsOf: URL(fileURLWithPath: "\(output)/index.json")))
-        #expect(index.thumbnails.count == 6)
-        #expect(index.thumbnails.contains { $0.output == "clip-720p30-4s.jpg" && max($0.width, $0.height) == 128 })
+        #expect(index.thumbnails.map(\.output) == ["a.jpg", "clip.jpg", "z.jpg"])
+        #expect(index.thumbnails.allSatisfy { max($0.width, $0.height) == 128 })
         #expect(FileManager.default.fileExists(atPath: "\(output)/contact-sheet.jpg"))
         let jobs = try fixture.run("jobs", ["--all", "--json"])
         let listed = try JSONSerialization.jsonObject(with: Data(jobs.stdout.utf8)) as? [Any]

@@ -15,10 +15,11 @@ public struct InputItem: Codable, Equatable, Sendable {
 /// Turns the files and folders named on a command line into the batch's items.
 public enum InputCollector {
     /// Extensions of files taken from folders; files named directly are always taken.
-    package static let mediaExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "webp", "avif", "heic", "heif", "tif", "tiff", "gif", "jxl",
-        "mp4", "m4v", "mov", "mkv", "webm", "avi",
-    ]
+    package static let mediaExtensions = photoExtensions.union(videoExtensions)
+    /// The photos' among them.
+    static let photoExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "avif", "heic", "heif", "tif", "tiff", "gif", "jxl"]
+    /// The videos' among them: a file named so is most likely a video, though only its content says.
+    package static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi"]
 
     /// The items, in a fixed order: each input in turn, a folder's files sorted by path. Each is
     /// named after its file without extension; files that would share a name (`p3.jpg`, `p3.png`)
