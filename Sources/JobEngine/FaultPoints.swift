@@ -17,7 +17,8 @@ import Synchronization
 /// its system call had returned it; or `hold:FIFO`: the thread opens the named pipe FIFO for
 /// reading (which blocks until the test opens it for writing, so the test knows the work is held)
 /// and reads it to its end (until the test closes it, which releases the work), then does the
-/// step. One point is armed at a time.
+/// step. Several points are armed by joining such texts with commas (`plan:1:hold:A,chunk:1:hold:B`),
+/// each counting its own passes; a test that holds a job at two places in turn uses two pipes.
 package enum FaultPoints {
     /// A durable step that can be made to fail or to end the process.
     package enum Point: String, Sendable, CaseIterable {
@@ -50,6 +51,9 @@ package enum FaultPoints {
         /// A video segment's encoder has its memory from the encoder budget; its decoder and
         /// encoder open next.
         case encoder
+        /// A chunk met an input only another program can judge (`mediajob-photo` meeting a
+        /// video); its job pauses next, to be handed over to that program.
+        case handOver = "hand-over"
     }
 
     /// What an armed point does.
@@ -60,21 +64,30 @@ package enum FaultPoints {
         case hold(String)
     }
 
-    /// The armed point, its hit and action; `nil` until ``arm(_:)`` is called.
-    private static let armed = Mutex<(point: Point, hit: Int, action: Action)?>(nil)
+    /// An armed point's hit and action, and how many passes it has seen.
+    private struct Armed {
+        var hit: Int
+        var action: Action
+        var passes = 0
+    }
 
-    private static let passes = Atomic(0)
+    /// The armed points; empty until ``arm(_:)`` is called.
+    private static let armed = Mutex<[Point: Armed]>([:])
 
     private static let errnoNames: [String: Int32] = [
         "EIO": EIO, "ENOSPC": ENOSPC, "EDQUOT": EDQUOT, "EMFILE": EMFILE, "EROFS": EROFS,
     ]
 
-    /// Arms the point that `text` (`POINT:HIT[:ACTION]`) names, counting passes from now; `nil`,
-    /// empty or malformed text arms nothing. Only an executable calls this, once, before any work.
+    /// Arms the points that `text` (`POINT:HIT[:ACTION]`, several joined with commas) names,
+    /// counting passes from now; `nil`, empty or malformed text (any part of it) arms nothing.
+    /// Only an executable calls this, once, before any work.
     package static func arm(_ text: String?) {
-        let fault = parse(text ?? "")
-        armed.withLock { $0 = fault }
-        passes.store(0, ordering: .sequentiallyConsistent)
+        let faults = (text ?? "").split(separator: ",", omittingEmptySubsequences: false).map { parse(String($0)) }
+        armed.withLock { armed in
+            armed = [:]
+            guard faults.allSatisfy({ $0 != nil }) else { return }
+            for case let fault? in faults { armed[fault.point] = Armed(hit: fault.hit, action: fault.action) }
+        }
     }
 
     /// Parses `POINT:HIT[:ACTION]`; `nil` when empty or malformed.
@@ -97,11 +110,14 @@ package enum FaultPoints {
     /// runs it and then ends the process with `SIGKILL`, or runs it once the test releases it.
     /// - Throws: what `body` throws, or the injected ``FileSystemError``.
     package static func step<T>(_ point: Point, operation: String, path: String, _ body: () throws -> T) throws -> T {
-        guard let armed = armed.withLock({ $0 }), armed.point == point,
-              passes.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue == armed.hit else {
-            return try body()
+        let action = armed.withLock { armed -> Action? in
+            guard var fault = armed[point] else { return nil }
+            fault.passes += 1
+            armed[point] = fault
+            return fault.passes == fault.hit ? fault.action : nil
         }
-        switch armed.action {
+        guard let action else { return try body() }
+        switch action {
         case .fail(let code):
             throw FileSystemError(operation, path: path, code: code)
         case .kill:

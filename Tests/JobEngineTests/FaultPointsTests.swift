@@ -43,6 +43,29 @@ import Testing
         }
     }
 
+    @Test func pointsArmedTogetherEachCountTheirOwnPasses() async {
+        await #expect(processExitsWith: .success) {
+            FaultPoints.arm("rename:2:EIO,fsync:1:ENOSPC")
+            var runs = 0
+            try FaultPoints.step(.rename, operation: "rename", path: "/first") { runs += 1 }
+            let sync = Result { try FaultPoints.step(.fsync, operation: "fsync", path: "/folder") { runs += 1 } }
+            let rename = Result { try FaultPoints.step(.rename, operation: "rename", path: "/second") { runs += 1 } }
+            guard runs == 1,
+                  case .failure(let syncError as FileSystemError) = sync, syncError == FileSystemError("fsync", path: "/folder", code: ENOSPC),
+                  case .failure(let renameError as FileSystemError) = rename, renameError == FileSystemError("rename", path: "/second", code: EIO)
+            else { exit(1) }
+        }
+    }
+
+    @Test func aMalformedPartArmsNothing() async {
+        await #expect(processExitsWith: .success) {
+            FaultPoints.arm("rename:1:EIO,nowhere:1")
+            var ran = false
+            try FaultPoints.step(.rename, operation: "rename", path: "/nowhere") { ran = true }
+            guard ran else { exit(1) }
+        }
+    }
+
     @Test func theEnvironmentAloneArmsNothing() async {
         await #expect(processExitsWith: .success) {
             setenv("MEDIAJOB_FAULT", "rename:1:EIO", 1)

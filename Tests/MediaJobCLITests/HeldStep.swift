@@ -24,7 +24,13 @@ final class HeldStep {
 
     /// The environment that arms the `hit`-th pass of `point` (`plan`, `chunk`) to hold here.
     func environment(point: String, hit: Int = 1) -> [String: String] {
-        ["MEDIAJOB_FAULT": "\(point):\(hit):hold:\(fifo)"]
+        ["MEDIAJOB_FAULT": fault(point: point, hit: hit)]
+    }
+
+    /// The `MEDIAJOB_FAULT` text that arms the `hit`-th pass of `point` to hold here; a test that
+    /// holds at two points joins two steps' texts with a comma.
+    func fault(point: String, hit: Int = 1) -> String {
+        "\(point):\(hit):hold:\(fifo)"
     }
 
     /// Waits until `process` is held at the step; fails the test naming the step if the process

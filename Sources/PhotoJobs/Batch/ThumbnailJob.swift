@@ -176,10 +176,11 @@ public struct ThumbnailJob: JobKind {
                     }
                 }
                 failures += try commits.finish()
-            } catch is NeedsMediaProgram {
+            } catch let needs as NeedsMediaProgram {
                 // An input only a program with FFmpeg can judge (see ``PhotoOnlyInputs``): the job
                 // pauses, this chunk to be redone by the program the job is handed to.
                 commits.waitForAll()
+                try FaultPoints.step(.handOver, operation: "hand over", path: needs.path) {}
                 context.task.expire()
                 throw JobStopped()
             } catch {
