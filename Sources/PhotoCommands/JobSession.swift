@@ -101,7 +101,8 @@ package struct JobSession {
         let outcome = await scheduler.run(handle)
         stop.cancel()
         reporter.finishLine()
-        if outcome == .paused, let kinds {
+        // A job paused by Ctrl-C stays paused, even if its last chunk also met an input for another program.
+        if outcome == .paused, !stop.wasAsked, let kinds {
             do {
                 if let code = try kinds.handOver(handle.record, context: context) { return code }
             } catch {

@@ -22,7 +22,8 @@ package protocol ProgramJobKinds: Sendable {
     /// - Throws: ``MediaProgramMissing`` when that program cannot be started.
     func handOverRun(of items: [InputItem], settings: BatchSettings, context: CommandContext) throws -> Int32?
 
-    /// For a job this program ran that ended paused: the exit code of the program that goes on
+    /// For a job this program ran that ended paused, not by a stop the person asked for (Ctrl-C,
+    /// SIGTERM): the exit code of the program that goes on
     /// with it, which replaces this process (so only when it cannot start); `nil` when the job
     /// stays paused here.
     /// - Throws: ``MediaProgramMissing`` when that program cannot be started.

@@ -28,6 +28,9 @@ package final class SessionStop {
         target.attach(handle, reporter: reporter, releasing: releasing)
     }
 
+    /// Whether a stop signal asked the job to stop (a pause the person wants kept).
+    package var wasAsked: Bool { target.stopAsked }
+
     /// Stops listening and restores the signals' default actions.
     package func cancel() {
         signals?.cancel()
@@ -50,6 +53,9 @@ private final class StopTarget: Sendable {
         self.context = context
         self.scheduler = scheduler
     }
+
+    /// Whether the first signal came.
+    var stopAsked: Bool { state.withLock { $0.stopAsked } }
 
     func attach(_ handle: JobHandle, reporter: ProgressReporter, releasing: (@Sendable () -> Void)?) {
         let stopAsked = state.withLock { state in

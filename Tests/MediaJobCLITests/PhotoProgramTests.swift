@@ -114,6 +114,36 @@ import Testing
                 "\(lines)")
     }
 
+    @Test func aCtrlCAsTheJobPausesToBeHandedOverKeepsItPaused() throws {
+        let fixture = CLIFixture()
+        let photo = fixture.folder.path("a.jpg"), changing = fixture.folder.path("b.jpg")
+        for copy in [photo, changing] {
+            try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("small-640x480.jpg").path, toPath: copy)
+        }
+        // Held as the job is planned (after the check that sends videos to mediajob-media), and again
+        // once the chunk has met b.jpg as a video and the job is about to pause for the hand-over.
+        let planned = try HeldStep(in: fixture.folder, name: "plan.fifo")
+        let handingOver = try HeldStep(in: fixture.folder, name: "hand-over.fifo")
+        let output = fixture.folder.path("thumbs")
+        let job = try fixture.start("thumbnail", [photo, changing, "--output", output, "--size", "128", "--skip-bad"],
+                                    environment: ["MEDIAJOB_FAULT": [planned.fault(point: "plan"),
+                                                                     handingOver.fault(point: "hand-over")].joined(separator: ",")])
+        try #require(planned.waitUntil(job, isHeldAt: "mediajob-photo's planning"))
+        try FileManager.default.removeItem(atPath: changing)
+        try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path, toPath: changing)
+        planned.release()
+        try #require(handingOver.waitUntil(job, isHeldAt: "mediajob-photo's pause for the hand-over"))
+        job.send(SIGINT)
+        try #require(job.waitForStderr(containing: "Stopping at the next chunk boundary"))
+        handingOver.release()
+        let result = job.finish("the paused run's end")
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(!result.stderr.contains("Resuming job"), "the pause the person asked for was overridden: \(result.stderr)")
+        let jobs = try fixture.run("jobs", [])
+        #expect(jobs.stdout.contains("paused"), "\(jobs.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test func withoutMediajobPhotoAThumbnailRunSaysWhatToInstall() throws {
         let fixture = CLIFixture()
         let alone = fixture.folder.path("alone")
