@@ -94,6 +94,15 @@ func lookupHeavyLibraryFlags() -> [String] {
     return ["--push-state", "--no-as-needed"] + names.map { "-l:" + $0 } + ["--pop-state"]
 }
 
+/// The libFuzzer targets in Fuzz/ (README, "Hostile input and fuzzing"), built by `Fuzz/build` with
+/// `MEDIAJOB_FUZZ=1 swift build --sanitize=fuzzer`: each is an entry point over the package's own
+/// modules, and has no `main` of its own (libFuzzer's is linked in), so they are declared only when
+/// that variable is set: a plain `swift build` must build without libFuzzer.
+let fuzzTargets: [Target] = ProcessInfo.processInfo.environment["MEDIAJOB_FUZZ"] == nil ? [] : [
+    .executableTarget(name: "manifest-fuzzer", dependencies: ["MediaJobs", "PhotoJobs"], path: "Fuzz/ManifestFuzzer"),
+    .executableTarget(name: "arguments-fuzzer", dependencies: ["MediaJobCLI"], path: "Fuzz/ArgumentsFuzzer"),
+]
+
 let package = Package(
     name: "mediajob",
     products: [
@@ -199,6 +208,6 @@ let package = Package(
         .target(name: "JobStoreConformance", dependencies: ["JobEngine"]),
         // A throwaway PostgreSQL cluster (Scripts/postgres-test-cluster) and a fresh schema per test.
         .target(name: "PostgresTestKit", dependencies: ["Postgres"]),
-    ] + unitTests + integrationTests,
+    ] + unitTests + integrationTests + fuzzTargets,
     swiftLanguageModes: [.v6]
 )

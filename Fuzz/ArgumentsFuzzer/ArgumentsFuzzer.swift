@@ -1,6 +1,8 @@
+import MediaJobCLI
+
 // libFuzzer entry for the command-line parser: `ParsedArguments.exercise` (parsing, then every
-// accessor a command uses) over arbitrary arguments. Compiled by Fuzz/build into one module with
-// ArgumentParser.swift, UsageError.swift, CommonOptions.swift and ParsedArguments+Fuzzing.swift.
+// accessor a command uses) over arbitrary arguments. A target of the package (Package.swift,
+// `fuzzTargets`) that Fuzz/build builds against the MediaJobCLI module.
 //
 // The input is the arguments separated by NUL bytes (as in /proc/PID/cmdline). The promise
 // checked: every input parses or gives usage errors with a message — never a crash.

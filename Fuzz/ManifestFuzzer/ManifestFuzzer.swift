@@ -1,8 +1,9 @@
 import Foundation
+import MediaJobs
 
 // libFuzzer entry for the manifest reader: `ProjectLoader.decode` (JSON decoding of
-// `ProjectManifest`, then `ManifestValidator`) over arbitrary bytes. Compiled by Fuzz/build
-// into one module with Sources/MediaJobs/Project/*.swift, so internal API is visible.
+// `ProjectManifest`, then `ManifestValidator`) over arbitrary bytes. A target of the package
+// (Package.swift, `fuzzTargets`) that Fuzz/build builds against the MediaJobs module.
 //
 // The promise checked: every input yields a manifest or a `ManifestError` naming the problem —
 // never a crash, a hang, or any other error type.

@@ -28,7 +28,8 @@ public enum ProjectLoader {
 
     /// Decodes and validates manifest text read from `file` in the project `folder`.
     /// - Throws: ``ManifestError`` naming the field, for malformed or invalid text.
-    static func decode(_ data: Data, file: String, folder: URL) throws -> ProjectManifest {
+    /// Package access: the manifest fuzzer (`Fuzz/ManifestFuzzer`) drives it.
+    package static func decode(_ data: Data, file: String, folder: URL) throws -> ProjectManifest {
         let manifest: ProjectManifest
         do {
             manifest = try JSONDecoder().decode(ProjectManifest.self, from: data)
