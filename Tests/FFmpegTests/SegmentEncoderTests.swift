@@ -199,4 +199,21 @@ import Testing
             #expect(try MediaReference.videoTag(joined) == "hvc1")
         }
     }
+
+    /// Left to itself, x265 writes its build and the CPU features of the machine (`cpuid=`) into
+    /// an "info" SEI in every stream, so the same plan would give other bytes on another machine
+    /// of a farm (DESIGN.md §10). The source, made by the `ffmpeg` tool's x265, shows the check
+    /// sees one where it is.
+    @Test(.enabled(if: FFmpeg.hasEncoder("libx265")))
+    func hevcHoldsNothingAboutTheMachineThatEncodedIt() throws {
+        let scratch = fixtures.scratch()
+        let source = scratch.path("source.mp4"), output = scratch.path("hevc.mp4")
+        try HDRClip.make(source)
+        #expect(try EncoderInfo.x265(in: source)?.contains("cpuid=") == true)
+        let encoding = VideoEncoding(codec: "libx265", crf: 35, preset: "ultrafast")
+        #expect(try SegmentEncoder.encode(source: source, from: 0, to: 1, encoding: encoding, output: output) == 25)
+        let info = try EncoderInfo.x265(in: output)
+        #expect(info == nil, "\(info ?? "")")
+        #expect(try MediaReference.decodedFrames(output) == 25)
+    }
 }

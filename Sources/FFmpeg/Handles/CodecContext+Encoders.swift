@@ -43,10 +43,13 @@ extension CodecContext {
             try options.set("preset", encoding.preset)
             if let flags = X264CPU.flags(width: width) { try options.set("x264-params", "asm=\(flags)") }
         case "libx265":
-            // x265 prints to stderr and sizes its own thread pool unless told otherwise.
+            // x265 prints to stderr and sizes its own thread pool unless told otherwise, and writes
+            // an "info" SEI with its build and this machine's CPU features (`cpuid=`) into every
+            // stream: without `info=0` the same plan gives different bytes on another machine.
             let threads = max(1, encoding.threads)
             try options.set("preset", encoding.preset)
-            let parameters = ["log-level=error", "pools=\(threads)", "frame-threads=\(threads)"] + (hdr?.x265Parameters ?? [])
+            let parameters = ["log-level=error", "info=0", "pools=\(threads)", "frame-threads=\(threads)"]
+                + (hdr?.x265Parameters ?? [])
             try options.set("x265-params", parameters.joined(separator: ":"))
         case "libsvtav1":
             try options.set("preset", String(svtPreset(encoding.preset)))

@@ -10,6 +10,13 @@ enum MediaReference {
         return Int(text) ?? -1
     }
 
+    /// The number of video frames `ffprobe` decodes from `path`.
+    static func decodedFrames(_ path: String) throws -> Int {
+        let text = try probe(["-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames",
+                              "-of", "csv=p=0", path])
+        return Int(text) ?? -1
+    }
+
     /// The container's duration in seconds.
     static func duration(_ path: String) throws -> Double {
         Double(try probe(["-show_entries", "format=duration", "-of", "csv=p=0", path])) ?? -1
