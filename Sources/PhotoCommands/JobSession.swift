@@ -101,16 +101,23 @@ package struct JobSession {
         let outcome = await scheduler.run(handle)
         stop.cancel()
         reporter.finishLine()
-        // A job paused by Ctrl-C stays paused, even if its last chunk also met an input for another program.
-        if outcome == .paused, !stop.wasAsked, let kinds {
-            do {
-                if let code = try kinds.handOver(handle.record, context: context) { return code }
-            } catch {
-                context.console.error(ErrorAdvice.sentence(for: error, stateDirArgument: context.stateDirectoryArgument))
-            }
-        }
+        if let code = handedOver(job, outcome: outcome, stop: stop) { return code }
         report(outcome, of: handle, resumeHint: "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)")
         return ExitCode.of(outcome)
+    }
+
+    /// For `job`, which ended `outcome` here: the exit code of the program that goes on with it
+    /// (``ProgramJobKinds/handOver(_:context:)``), when it paused for an input that program
+    /// judges; `nil` when it stays here. A job paused by a stop the person asked for (Ctrl-C,
+    /// SIGTERM) stays paused, even if its last chunk also met such an input.
+    package func handedOver(_ job: JobRecord, outcome: TaskOutcome, stop: SessionStop) -> Int32? {
+        guard outcome == .paused, !stop.wasAsked, let kinds else { return nil }
+        do {
+            return try kinds.handOver(job, context: context)
+        } catch {
+            context.console.error(ErrorAdvice.sentence(for: error, stateDirArgument: context.stateDirectoryArgument))
+            return nil
+        }
     }
 
     /// The reporter of `handle`'s progress, in the style the console and `--json` ask for, attached to its task.

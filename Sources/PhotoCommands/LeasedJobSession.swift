@@ -12,7 +12,9 @@ import TaskContract
 ///
 /// Ctrl-C pauses the job, as it does a job run alone: this process stops its chunks in flight and
 /// gives them back, and no worker claims anything more of the job; a second Ctrl-C gives them back
-/// at once and ends the process.
+/// at once and ends the process. In `mediajob-photo`, a chunk that meets an input only
+/// `mediajob-media` can judge pauses the job the same way, and the process hands it over there
+/// (`mediajob-media resume JOB --store …`), as a job run alone is.
 package struct LeasedJobSession {
     package let session: JobSession
     package let store: PostgresJobStore
@@ -35,6 +37,9 @@ package struct LeasedJobSession {
         session.announce(handle, verb: "Starting")
         let reporter = session.progressReporter(for: handle)
         handle.task.expirationHandler = { worker.stopChunksInFlight() }
+        // A leased chunk's stop stops only that chunk (given back, to be claimed again): one that
+        // meets an input for another program stops the whole job here, to be handed over.
+        session.kinds?.whenHandOverNeeded { handle.task.expire() }
         stop.attach(handle, reporter: reporter, releasing: {
             if let kept = LeaseWorker.notGivenBack(worker.giveBackAtOnce().kept) { context.console.err("Stopping: \(kept)") }
         })
@@ -51,6 +56,7 @@ package struct LeasedJobSession {
         if let stored, stored.progress != shown { scheduler.showStoredProgress(of: stored, on: handle.task) }
         handle.task.setTaskCompleted(outcome)
         reporter.finishLine()
+        if reachedStore, let code = session.handedOver(job, outcome: outcome, stop: stop) { return code }
         session.report(outcome, of: handle, resumeHint: "mediajob resume \(job.id.short)\(context.stateDirectoryArgument)",
                        pausedInStore: reachedStore)
         return ExitCode.of(outcome)

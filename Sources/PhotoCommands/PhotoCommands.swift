@@ -50,4 +50,8 @@ package struct PhotoCommands: MediaWork, ProgramJobKinds {
         }
         return try MediaProgram.takeOver(arguments: ["resume", job.id.rawValue] + carried)
     }
+
+    package func whenHandOverNeeded(_ stop: @escaping @Sendable () -> Void) {
+        inputs.whenNonPhotoMet(stop)
+    }
 }

@@ -28,10 +28,15 @@ package protocol ProgramJobKinds: Sendable {
     /// stays paused here.
     /// - Throws: ``MediaProgramMissing`` when that program cannot be started.
     func handOver(_ job: JobRecord, context: CommandContext) throws -> Int32?
+
+    /// Has `stop` called once a running job meets an input that makes it pause for ``handOver(_:context:)``.
+    func whenHandOverNeeded(_ stop: @escaping @Sendable () -> Void)
 }
 
 extension ProgramJobKinds {
     package func handOverRun(of items: [InputItem], settings: BatchSettings, context: CommandContext) throws -> Int32? { nil }
 
     package func handOver(_ job: JobRecord, context: CommandContext) throws -> Int32? { nil }
+
+    package func whenHandOverNeeded(_ stop: @escaping @Sendable () -> Void) {}
 }

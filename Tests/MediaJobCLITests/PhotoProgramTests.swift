@@ -1,5 +1,6 @@
 import Foundation
 import MediaTestKit
+import PostgresTestKit
 import Testing
 
 /// Thumbnail runs start in `mediajob-photo`, which links libvips without FFmpeg's libraries, and go
@@ -112,6 +113,37 @@ import Testing
         let media = program("mediajob-media").path
         #expect(lines.contains { $0.contains("execve(\"\(media)\", [\"\(media)\", \"resume\", \"") && $0.contains("\"--state-dir\"") },
                 "\(lines)")
+    }
+
+    /// As above with a PostgreSQL store, where the run works on its job under leases as one of the
+    /// store's workers: the job pauses in the store and `mediajob-media` resumes it there.
+    @Test func withAPostgreSQLStoreAnInputThatTurnsIntoAVideoIsHandedOverToo() async throws {
+        try await PostgresTestSchema.with { schema in
+            let fixture = CLIFixture()
+            let photo = fixture.folder.path("a.jpg"), changing = fixture.folder.path("b.jpg")
+            for copy in [photo, changing] {
+                try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("small-640x480.jpg").path, toPath: copy)
+            }
+            let held = try HeldStep(in: fixture.folder)
+            let output = fixture.folder.path("thumbs"), trace = fixture.folder.path("exec.trace")
+            let job = try fixture.start("thumbnail", [photo, changing, "--output", output, "--size", "128", "--skip-bad",
+                                                      "--store", schema.storeURL],
+                                        environment: held.environment(point: "plan"),
+                                        launcher: ["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-o", trace, "-e", "trace=execve"])
+            try #require(held.waitUntil(job, isHeldAt: "mediajob-photo's planning"))
+            try FileManager.default.removeItem(atPath: changing)
+            try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path, toPath: changing)
+            held.release()
+            let result = job.finish("the resumed run's end")
+            #expect(result.status == 0, "\(result.stderr)")
+            let index = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(output)/index.json"))) as? [String: Any]
+            let made = (index?["thumbnails"] as? [[String: Any]])?.compactMap { $0["output"] as? String }
+            #expect(made == ["a.jpg", "b.jpg"], "the video's frame, not a skipped item: \(String(describing: index))")
+            let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            let media = program("mediajob-media").path
+            #expect(lines.contains { $0.contains("execve(\"\(media)\", [\"\(media)\", \"resume\", \"") && $0.contains("\"--store\"") },
+                    "\(lines)")
+        }
     }
 
     @Test func aCtrlCAsTheJobPausesToBeHandedOverKeepsItPaused() throws {

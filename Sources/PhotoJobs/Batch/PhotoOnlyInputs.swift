@@ -9,6 +9,8 @@ import Vips
 public final class PhotoOnlyInputs: VideoInputs {
     /// Set when an input only `mediajob-media` can judge was met.
     private let metNonPhoto = Mutex(false)
+    /// Called when such an input is met (see ``whenNonPhotoMet(_:)``).
+    private let onNonPhoto = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init() {}
 
@@ -30,6 +32,13 @@ public final class PhotoOnlyInputs: VideoInputs {
     /// Whether an input only `mediajob-media` can judge was met (a job that meets one pauses for it).
     public var needsMediaProgram: Bool { metNonPhoto.withLock { $0 } }
 
+    /// Has `action` called, on the chunk's thread, each time an input only `mediajob-media` can
+    /// judge is met: for a run whose chunks' stops do not stop the job by themselves (a worker's
+    /// leased chunks), so that it stops the job too.
+    public func whenNonPhotoMet(_ action: @escaping @Sendable () -> Void) {
+        onNonPhoto.withLock { $0 = action }
+    }
+
     public func classify(_ path: String, settings: BatchSettings, scanKeyframes: Bool) throws -> InputKind {
         // Loaded every time, as FFmpeg's classifier does: a file found a photo before may have
         // changed since (the chunk asks only about a file whose thumbnail failed).
@@ -39,6 +48,7 @@ public final class PhotoOnlyInputs: VideoInputs {
             throw error
         } catch {
             metNonPhoto.withLock { $0 = true }
+            onNonPhoto.withLock { $0 }?()
             throw NeedsMediaProgram(path: path)
         }
         return .photo
