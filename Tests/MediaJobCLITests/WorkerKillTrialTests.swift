@@ -63,24 +63,30 @@ import Testing
                 try await waitForCompletion(of: id, by: rescuer, reader: reader, " of trial \(trial)")
 
                 let result = try fixture.result()
+                let journal = try reader.journal(of: id)
+                let rescues = journal.filter { $0.event == .claimed }.compactMap { entry -> (chunk: Int, from: String)? in
+                    guard let from = entry.detail["rescued_from"], let chunk = entry.detail["chunk"].flatMap({ Int($0) }) else { return nil }
+                    return (chunk, from)
+                }
+                #expect(Set(rescues.filter { $0.from.hasSuffix(":\(doomed.pid)") }.map(\.chunk)) == Set(heldChunks),
+                        "trial \(trial): the held chunks, and only they, were rescued from the killed worker: \(rescues)")
+                // On a loaded machine the rescuer's own 1 s lease may run out too (its renewal
+                // starved): its other slot then rescues that chunk from it, and self-fencing keeps
+                // the commit single. No other worker exists to rescue anything from.
+                #expect(rescues.allSatisfy { $0.from.hasSuffix(":\(doomed.pid)") || $0.from.hasSuffix(":\(rescuer.pid)") },
+                        "trial \(trial): \(rescues)")
                 #expect(result.committed == Array(0..<units), "trial \(trial)")
                 for unit in 0..<units {
-                    // A chunk held may have run before the kill; every other unit ran once.
-                    let allowed = heldChunks.contains(unit) ? 1...2 : 1...1
+                    // A chunk runs once more for each rescue of it (the run it was taken from may have
+                    // got under way); a chunk never rescued ran once.
+                    let allowed = 1...(1 + rescues.filter { $0.chunk == unit }.count)
                     #expect(allowed.contains(result.executions[String(unit)] ?? 0),
                             "trial \(trial): unit \(unit) ran \(result.executions[String(unit)] ?? 0) times")
                 }
-                let check = try leaseCheck(try reader.journal(of: id), of: id, in: reader)
+                let check = try leaseCheck(journal, of: id, in: reader)
                 #expect(check.violations == [], "trial \(trial)")
                 #expect(check.overruns == [], "trial \(trial)")
                 #expect(check.refusedCommits == 0, "trial \(trial)")
-                #expect(check.rescues == heldChunks.count, "trial \(trial): the held chunks, and only they, were rescued")
-                for heldChunk in heldChunks {
-                    #expect(try reader.journal(of: id).contains { entry in
-                        entry.event == .claimed && entry.detail["chunk"] == String(heldChunk)
-                            && entry.detail["rescued_from"]?.hasSuffix(":\(doomed.pid)") == true
-                    }, "trial \(trial): chunk \(heldChunk) was rescued from the killed worker")
-                }
             }
             print("WorkerKillTrialTests: \(hits) of \(Self.trials) kills hit a chunk in flight (floor \(Self.hitFloor))")
             #expect(hits >= Self.hitFloor, "only \(hits) of \(Self.trials) kills hit a chunk in flight")
