@@ -15,6 +15,11 @@ package enum ErrorAdvice {
         case .ownedByAnotherProcess(let id, let pid):
             let command = pid == nil ? "mediajob status \(id.short)" : "mediajob status \(id.short) --watch"
             return "\(error.message)\n\(pid == nil ? "See where it stands" : "Watch it") with: \(command)\(stateDirArgument)"
+        case .wrongState(let id, let state, _):
+            // What the job's state allows instead, as `status` says it: cancelling a paused job
+            // leads to resume or discard, resuming a running one to following it.
+            guard let next = JobDescription.nextStep(id, state, stateDirArgument: stateDirArgument) else { return error.message }
+            return "\(error.message)\nNext: \(next)"
         default: return error.message
         }
     }

@@ -88,8 +88,14 @@ package enum JobDescription {
 
     /// What the person can do next with a job in its state.
     package static func nextStep(_ job: JobRecord, stateDirArgument: String) -> String? {
-        let id = job.id.short
-        switch job.state {
+        nextStep(job.id, job.state, stateDirArgument: stateDirArgument)
+    }
+
+    /// What the person can do next with job `identity` in `state`: a stopped job resumes (or
+    /// restarts, or is discarded), a live one is followed; nil for a job that has ended.
+    package static func nextStep(_ identity: JobID, _ state: JobState, stateDirArgument: String) -> String? {
+        let id = identity.short
+        switch state {
         case .paused, .interrupted, .failed:
             return "mediajob resume \(id)\(stateDirArgument)   (or restart / discard)"
         case .running, .queued:

@@ -127,6 +127,35 @@ enum SuggestedCommand {
         #expect(all.stdout.contains(id.prefix(8)) && all.stdout.contains("discarded"), "\(all.stdout)")
     }
 
+    /// `cancel` of a job that has stopped already, paused by Ctrl-C or interrupted by a kill (each
+    /// sent while its second chunk is held), is refused with the next step `status` names; followed
+    /// as printed, it finishes the job.
+    @Test(arguments: [(SIGINT, "paused"), (SIGKILL, "interrupted")])
+    func cancellingAStoppedJobSuggestsResumingItAndResumingFinishesIt(signal: Int32, state: String) throws {
+        let fixture = CLIFixture()
+        let held = try HeldStep(in: fixture.folder)
+        let units = 5
+        let job = try fixture.start("selftest", fixture.selftest(units: units, unitMilliseconds: 10),
+                                    environment: held.environment(point: "chunk", hit: 2))
+        let submitted = try #require(job.waitForEvent("the submitted event") { $0[string: "event"] == "submitted" })
+        let id = String(try #require(submitted[string: "job_id"]).prefix(8))
+        try #require(held.waitUntil(job, isHeldAt: "the second chunk"))
+        job.send(signal)
+        if signal == SIGINT { try #require(job.waitForStderr(containing: "Stopping at the next chunk boundary")) }
+        held.release()
+        _ = job.finish("stop")
+        #expect(try fixture.status(id)[string: "state"] == state)
+
+        let cancel = try fixture.run("cancel", [id])
+        #expect(cancel.status == 69)
+        #expect(cancel.stderr.contains("job \(id) is \(state); only queued or running jobs can be cancelled"), "\(cancel.stderr)")
+        #expect(cancel.stderr.contains("Next: mediajob resume \(id) --state-dir "), "\(cancel.stderr)")
+        #expect(cancel.stderr.contains("(or restart / discard)"), "\(cancel.stderr)")
+        let resumed = try CLIProcess.run(try SuggestedCommand.after("Next: ", in: cancel.stderr))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try fixture.result().committed == Array(0..<units))
+    }
+
     @Test func theSameWorkAgainSuggestsWatchingTheJobThatHasIt() throws {
         let fixture = CLIFixture()
         let arguments = fixture.selftest(units: 40, unitMilliseconds: 50)
