@@ -17,8 +17,7 @@ import Testing
     /// Runs `mediajob thumbnail arguments` under strace; the result and the programs it became, in order.
     private func tracedThumbnail(_ fixture: CLIFixture, _ arguments: [String]) throws -> (CLIProcess.Result, [String]) {
         let trace = fixture.folder.path("exec.trace")
-        let run = try fixture.run("thumbnail", arguments, launcher: ["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-o", trace,
-                                                                      "-e", "trace=execve"])
+        let run = try fixture.run("thumbnail", arguments, launcher: execTrace(trace))
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let programs = ["mediajob-photo", "mediajob-media"].map { program($0).path }
         let execs = lines.compactMap { line in
@@ -78,29 +77,24 @@ import Testing
         #expect(listed?.count == 1, "one job, stored once: \(jobs.stdout)")
     }
 
-    @Test func anInputThatTurnsIntoAVideoAfterTheCheckPausesTheJobAndMediajobMediaResumesIt() throws {
-        let fixture = CLIFixture()
+    /// Two copies of a photo, `a.jpg` and `b.jpg`, in the fixture's folder; their paths.
+    private func twoPhotos(in fixture: CLIFixture) throws -> (photo: String, changing: String) {
         let photo = fixture.folder.path("a.jpg"), changing = fixture.folder.path("b.jpg")
         for copy in [photo, changing] {
             try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("small-640x480.jpg").path, toPath: copy)
         }
-        let held = try HeldStep(in: fixture.folder)
-        let output = fixture.folder.path("thumbs"), trace = fixture.folder.path("exec.trace")
-        // With --skip-bad planning reads no input: the chunk is the first to meet b.jpg after the check.
-        let job = try fixture.start("thumbnail", [photo, changing, "--output", output, "--size", "128", "--skip-bad"],
-                                    environment: held.environment(point: "chunk"),
-                                    launcher: ["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-o", trace, "-e", "trace=execve"])
-        try #require(held.waitUntil(job, isHeldAt: "mediajob-photo's chunk"))
-        try FileManager.default.removeItem(atPath: changing)
-        try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path, toPath: changing)
-        held.release()
-        // The same fault point holds mediajob-media's chunk too: its environment is the same. Once it
-        // says it resumes, mediajob-photo (and its end of the pipe) is gone.
-        try #require(job.waitForStderr(containing: "Resuming job"))
-        try #require(held.waitUntil(job, isHeldAt: "mediajob-media's resumed chunk"))
-        held.release()
-        let result = job.finish("the resumed run's end")
-        #expect(result.status == 0, "\(result.stderr)")
+        return (photo, changing)
+    }
+
+    /// Replaces the photo at `path` with a video under the same name.
+    private func turnIntoAVideo(_ path: String) throws {
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path, toPath: path)
+    }
+
+    /// The run's outputs are both thumbnails, b.jpg's from the video's frame (not a skipped item),
+    /// and the trace shows `mediajob-photo` replaced by `mediajob-media resume` with `option`.
+    private func expectHandedOver(output: String, trace: String, carrying option: String) throws {
         struct Index: Decodable {
             struct Entry: Decodable { var output: String }
             var thumbnails: [Entry]
@@ -111,8 +105,34 @@ import Testing
         #expect(index.skipped == [])
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let media = program("mediajob-media").path
-        #expect(lines.contains { $0.contains("execve(\"\(media)\", [\"\(media)\", \"resume\", \"") && $0.contains("\"--state-dir\"") },
+        #expect(lines.contains { $0.contains("execve(\"\(media)\", [\"\(media)\", \"resume\", \"") && $0.contains("\"\(option)\"") },
                 "\(lines)")
+    }
+
+    /// The launcher that records every program the run becomes (`execve`) in `trace`.
+    private func execTrace(_ trace: String) -> [String] {
+        ["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-o", trace, "-e", "trace=execve"]
+    }
+
+    @Test func anInputThatTurnsIntoAVideoAfterTheCheckPausesTheJobAndMediajobMediaResumesIt() throws {
+        let fixture = CLIFixture()
+        let (photo, changing) = try twoPhotos(in: fixture)
+        let held = try HeldStep(in: fixture.folder)
+        let output = fixture.folder.path("thumbs"), trace = fixture.folder.path("exec.trace")
+        // With --skip-bad planning reads no input: the chunk is the first to meet b.jpg after the check.
+        let job = try fixture.start("thumbnail", [photo, changing, "--output", output, "--size", "128", "--skip-bad"],
+                                    environment: held.environment(point: "chunk"), launcher: execTrace(trace))
+        try #require(held.waitUntil(job, isHeldAt: "mediajob-photo's chunk"))
+        try turnIntoAVideo(changing)
+        held.release()
+        // The same fault point holds mediajob-media's chunk too: its environment is the same. Once it
+        // says it resumes, mediajob-photo (and its end of the pipe) is gone.
+        try #require(job.waitForStderr(containing: "Resuming job"))
+        try #require(held.waitUntil(job, isHeldAt: "mediajob-media's resumed chunk"))
+        held.release()
+        let result = job.finish("the resumed run's end")
+        #expect(result.status == 0, "\(result.stderr)")
+        try expectHandedOver(output: output, trace: trace, carrying: "--state-dir")
     }
 
     /// As above with a PostgreSQL store, where the run works on its job under leases as one of the
@@ -120,38 +140,24 @@ import Testing
     @Test func withAPostgreSQLStoreAnInputThatTurnsIntoAVideoIsHandedOverToo() async throws {
         try await PostgresTestSchema.with { schema in
             let fixture = CLIFixture()
-            let photo = fixture.folder.path("a.jpg"), changing = fixture.folder.path("b.jpg")
-            for copy in [photo, changing] {
-                try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("small-640x480.jpg").path, toPath: copy)
-            }
+            let (photo, changing) = try twoPhotos(in: fixture)
             let held = try HeldStep(in: fixture.folder)
             let output = fixture.folder.path("thumbs"), trace = fixture.folder.path("exec.trace")
             let job = try fixture.start("thumbnail", [photo, changing, "--output", output, "--size", "128", "--skip-bad",
                                                       "--store", schema.storeURL],
-                                        environment: held.environment(point: "plan"),
-                                        launcher: ["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-o", trace, "-e", "trace=execve"])
+                                        environment: held.environment(point: "plan"), launcher: execTrace(trace))
             try #require(held.waitUntil(job, isHeldAt: "mediajob-photo's planning"))
-            try FileManager.default.removeItem(atPath: changing)
-            try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path, toPath: changing)
+            try turnIntoAVideo(changing)
             held.release()
             let result = job.finish("the resumed run's end")
             #expect(result.status == 0, "\(result.stderr)")
-            let index = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(output)/index.json"))) as? [String: Any]
-            let made = (index?["thumbnails"] as? [[String: Any]])?.compactMap { $0["output"] as? String }
-            #expect(made == ["a.jpg", "b.jpg"], "the video's frame, not a skipped item: \(String(describing: index))")
-            let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
-            let media = program("mediajob-media").path
-            #expect(lines.contains { $0.contains("execve(\"\(media)\", [\"\(media)\", \"resume\", \"") && $0.contains("\"--store\"") },
-                    "\(lines)")
+            try expectHandedOver(output: output, trace: trace, carrying: "--store")
         }
     }
 
     @Test func aCtrlCAsTheJobPausesToBeHandedOverKeepsItPaused() throws {
         let fixture = CLIFixture()
-        let photo = fixture.folder.path("a.jpg"), changing = fixture.folder.path("b.jpg")
-        for copy in [photo, changing] {
-            try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("small-640x480.jpg").path, toPath: copy)
-        }
+        let (photo, changing) = try twoPhotos(in: fixture)
         // Held as the job is planned (after the check that sends videos to mediajob-media), and again
         // once the chunk has met b.jpg as a video and the job is about to pause for the hand-over.
         let planned = try HeldStep(in: fixture.folder, name: "plan.fifo")
@@ -161,8 +167,7 @@ import Testing
                                     environment: ["MEDIAJOB_FAULT": [planned.fault(point: "plan"),
                                                                      handingOver.fault(point: "hand-over")].joined(separator: ",")])
         try #require(planned.waitUntil(job, isHeldAt: "mediajob-photo's planning"))
-        try FileManager.default.removeItem(atPath: changing)
-        try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path, toPath: changing)
+        try turnIntoAVideo(changing)
         planned.release()
         try #require(handingOver.waitUntil(job, isHeldAt: "mediajob-photo's pause for the hand-over"))
         job.send(SIGINT)
