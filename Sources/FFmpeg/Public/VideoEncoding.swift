@@ -5,7 +5,8 @@
 /// SIMD code by the CPU, and its levels choose differently). libx264 runs without its AVX-512
 /// code for pictures whose rows of 16-pixel macroblocks are not a multiple of 8 long (1920, 1280
 /// and 640 pixels are): there it adds in memory it never wrote, and the bytes depended on what
-/// the heap held.
+/// the heap held. libx265 writes no "info" SEI, which would name its build and the encoding
+/// machine's CPU features.
 /// `libx265`, `libaom-av1` and `libsvtav1` are used only where ``FFmpeg/hasEncoder(_:)`` says
 /// the build has them.
 public struct VideoEncoding: Sendable, Codable, Equatable {
