@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import TaskContract
 
 /// Inputs found unusable when a job is planned (missing, unreadable, not a photo or video, over
@@ -40,5 +42,22 @@ public struct UnusableInputs: CategorizedError, Equatable {
         }
         guard failures.isEmpty else { throw UnusableInputs(failures: failures) }
         return results
+    }
+
+    /// ``collect(_:_:)`` with the checks run on every core at once: the same results, failures
+    /// and thrown error, in the items' order, whatever order the checks finish in. For checks
+    /// that only read (a photo's header), where a serial pass would keep one core busy and the
+    /// others idle while the job is planned; every check runs, even after one has thrown.
+    /// - Throws: ``UnusableInputs`` naming every failed item, or the first other error in the
+    ///   items' order.
+    public static func collectConcurrently<T: Sendable>(_ items: Range<Int>,
+                                                        _ check: @Sendable (Int) throws -> T) throws -> [T] {
+        let outcomes = Mutex<[Result<T, any Error>?]>(Array(repeating: nil, count: items.count))
+        DispatchQueue.concurrentPerform(iterations: items.count) { offset in
+            let outcome = Result { try check(items.lowerBound + offset) }
+            outcomes.withLock { $0[offset] = outcome }
+        }
+        let checked = outcomes.withLock { $0 }
+        return try collect(items) { index in try checked[index - items.lowerBound]!.get() }
     }
 }

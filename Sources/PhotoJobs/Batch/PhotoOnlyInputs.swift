@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Vips
 
@@ -16,17 +17,20 @@ public final class PhotoOnlyInputs: VideoInputs {
 
     /// Whether every file of `paths` is a photo libvips reads, or one that cannot be read at all
     /// (which fails here as it would with FFmpeg), so that a thumbnail run of them needs no FFmpeg.
+    ///
+    /// The headers are read on every core at once (the run waits for this before anything else
+    /// starts), and no more are read once one file is found that needs FFmpeg.
     public func photosOnly(_ paths: [String], settings: BatchSettings) -> Bool {
-        paths.allSatisfy { path in
+        let foundOther = Atomic(false)
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            guard !foundOther.load(ordering: .relaxed) else { return }
             do {
-                _ = try classify(path, settings: settings, scanKeyframes: false)
-                return true
+                _ = try classify(paths[index], settings: settings, scanKeyframes: false)
             } catch is NeedsMediaProgram {
-                return false
-            } catch {
-                return true
-            }
+                foundOther.store(true, ordering: .relaxed)
+            } catch {}
         }
+        return !foundOther.load(ordering: .relaxed)
     }
 
     /// Whether an input only `mediajob-media` can judge was met (a job that meets one pauses for it).

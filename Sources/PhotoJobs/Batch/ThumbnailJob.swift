@@ -97,7 +97,7 @@ public struct ThumbnailJob: JobKind {
         _ = try MediaSettings.imageFormat(spec.format)
         if !spec.settings.skipBad {
             try PhotoLibraries.initialize()
-            _ = try UnusableInputs.collect(spec.items.indices) { index in
+            _ = try UnusableInputs.collectConcurrently(spec.items.indices) { [videos] index in
                 let item = spec.items[index]
                 do {
                     _ = try videos.classify(item.path, settings: spec.settings, scanKeyframes: false)
