@@ -14,9 +14,9 @@ package struct WorkIdentity<Settings: Encodable>: Encodable {
 
         init(path: String) {
             self.path = path
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
-            modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
+            let status = FileStatus(path: path)
+            size = status?.size ?? -1
+            modified = status?.modified
         }
     }
 

@@ -51,7 +51,7 @@ public enum InputCollector {
                 suffix += 1
             }
             taken.insert(name.lowercased())
-            let size = (try? FileSize.bytes(at: file.path)) ?? 0
+            let size = FileStatus(path: file.path)?.size ?? 0
             items.append(InputItem(path: file.path, name: name, size: size))
         }
         guard missing.isEmpty else { throw UnusableInputs(failures: missing) }
