@@ -52,10 +52,11 @@ extension CodecContext {
                 + (hdr?.x265Parameters ?? [])
             try options.set("x265-params", parameters.joined(separator: ":"))
         case "libsvtav1":
+            // FFmpeg does not pass `thread_count` on, and SVT-AV1 sizes its thread pool from the CPUs
+            // it sees (`sysconf`, so even a pinned process gets one per core) unless told (`lp`).
             try options.set("preset", String(svtPreset(encoding.preset)))
-            if let parameters = hdr?.svtParameters, !parameters.isEmpty {
-                try options.set("svtav1-params", parameters.joined(separator: ":"))
-            }
+            let parameters = ["lp=\(max(1, encoding.threads))"] + (hdr?.svtParameters ?? [])
+            try options.set("svtav1-params", parameters.joined(separator: ":"))
         case "libaom-av1":
             try options.set("cpu-used", String(aomSpeed(encoding.preset)))
             try options.set("row-mt", "0")

@@ -16,7 +16,8 @@ public struct VideoEncoding: Sendable, Codable, Equatable {
     public var crf: Int
     /// Speed preset in x264 terms (`ultrafast` … `veryslow`); AV1 encoders get the nearest speed.
     public var preset: String
-    /// Encoder and decoder threads; 1 keeps output reproducible.
+    /// Encoder and decoder threads (x265's pools and frame threads, SVT-AV1's `lp`), never counted
+    /// from the machine; 1 keeps output reproducible.
     public var threads: Int
     /// What to do with a PQ or HLG source: tone-map it to SDR (default) or keep it HDR.
     public var hdr: HDRMode
