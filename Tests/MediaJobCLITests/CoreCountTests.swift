@@ -8,9 +8,9 @@ import Vips
 
 /// Encoded bytes depend on inputs and settings only, never on how many CPUs the machine has
 /// (DESIGN.md §10: the segments of one job may be encoded on a 2-core laptop and a 64-core farm
-/// node and joined). Each export and compression runs twice, once as on a machine with one CPU
+/// node and joined). Each export, compression and thumbnail run goes twice, once as on one CPU
 /// (``OneCPU``) and once on every CPU of this one, and the outputs must be byte-identical: H.264,
-/// HEVC and AV1 video in several segments, AAC audio, and JPEG, WebP and AVIF photos.
+/// HEVC and AV1 video in several segments, AAC audio, JPEG, WebP and AVIF photos, and thumbnails.
 ///
 /// Needs more than one CPU to compare with one, and root (as CI has) for the mount namespace.
 @Suite(.enabled(if: HostProbe().cpu().usable > 1, "needs more than one CPU to compare with one"))
@@ -67,12 +67,13 @@ struct CoreCountTests {
 
     /// Runs `command arguments… --output <name>` once as on one CPU and once on every CPU, each
     /// with a state folder of its own, checks that the first ran one chunk at a time and the
-    /// second more, each in at least two video segments, and expects the same files (among them
-    /// files named `names`) with the same bytes.
+    /// second more, each in at least two chunks and `segments` video segments, and expects the same
+    /// files (among them files named `names`) with the same bytes.
     /// - Returns: what the run on every CPU wrote to standard error.
     @discardableResult
     private static func expectSameOutputs(_ command: String, _ arguments: [String], in folder: TemporaryDirectory,
-                                          names: [String], environment: [String: String] = [:]) throws -> String {
+                                          names: [String], segments: Int = 2,
+                                          environment: [String: String] = [:]) throws -> String {
         let oneCPU = try OneCPU(in: folder)
         var outputs: [[String: Data]] = []
         var stderr = ""
@@ -88,8 +89,9 @@ struct CoreCountTests {
             let started = try #require(try job.store.journal(of: job.id).first { $0.event == .started })
             let chunksAtOnce = try #require(started.detail["chunks_at_once"].flatMap(Int.init))
             #expect(name == "one-cpu" ? chunksAtOnce == 1 : chunksAtOnce > 1, "\(name): \(chunksAtOnce) chunks at once")
-            let segments = try job.store.chunks(of: job.id).filter { $0.plan.stage == .encode }.count
-            #expect(segments >= 2, "\(name): \(segments) video segments")
+            let chunks = try job.store.chunks(of: job.id)
+            let encoded = chunks.filter { $0.plan.stage == .encode }.count
+            #expect(chunks.count >= 2 && encoded >= segments, "\(name): \(chunks.count) chunks, \(encoded) video segments")
             outputs.append(try files(under: output))
         }
         for name in names {
@@ -177,5 +179,25 @@ struct CoreCountTests {
         try Self.expectSameOutputs("compress", [inputs.path, "--format", "webp", "--quality", "60", "--video-crf", "35",
                                                 "--chunk-seconds", "0.5", "--gpu", "off"],
                                    in: folder, names: ["small.webp", "clip.mp4"])
+    }
+
+    /// `thumbnail` of eleven photos (nine of them copies in other folders: more than one chunk of
+    /// eight) and a clip, to AVIF, with contact sheets of four cells.
+    @Test func thumbnailsAreTheSameOnOneCPUAsOnAll() throws {
+        let folder = TemporaryDirectory()
+        let inputs = folder.url.appendingPathComponent("inputs")
+        let photos = ["landscape-3000x2000.jpg", "portrait-1200x1800.jpg", "small-640x480.jpg", "rotated-exif6-1600x1200.jpg",
+                      "overlay-alpha-480x480.png"]
+        for copy in ["a", "b", "c"] {
+            let subfolder = inputs.appendingPathComponent(copy)
+            try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+            for name in copy == "c" ? Array(photos.prefix(1)) : photos {
+                try FileManager.default.copyItem(at: sampleProject.appendingPathComponent(name), to: subfolder.appendingPathComponent(name))
+            }
+        }
+        try Self.clip(in: inputs)
+        try Self.expectSameOutputs("thumbnail", [inputs.path, "--format", "avif", "--sheet-cells", "4", "--gpu", "off"],
+                                   in: folder, names: ["a_small-640x480.avif", "clip.avif", "index.json", "contact-sheet-1.jpg"],
+                                   segments: 0)
     }
 }
