@@ -24,11 +24,8 @@ public final class PhotoOnlyInputs: VideoInputs {
         let foundOther = Atomic(false)
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             guard !foundOther.load(ordering: .relaxed) else { return }
-            do {
-                _ = try classify(paths[index], settings: settings, scanKeyframes: false)
-            } catch is NeedsMediaProgram {
-                foundOther.store(true, ordering: .relaxed)
-            } catch {}
+            // A file that cannot be read at all (it throws) fails here as with FFmpeg.
+            if (try? loadsAsPhoto(paths[index], settings: settings)) == false { foundOther.store(true, ordering: .relaxed) }
         }
         return !foundOther.load(ordering: .relaxed)
     }
@@ -43,19 +40,30 @@ public final class PhotoOnlyInputs: VideoInputs {
         onNonPhoto.withLock { $0 = action }
     }
 
+    /// For a running job: a photo, or ``NeedsMediaProgram`` (recorded, and the action of
+    /// ``whenNonPhotoMet(_:)`` called).
     public func classify(_ path: String, settings: BatchSettings, scanKeyframes: Bool) throws -> InputKind {
-        // Loaded every time, as FFmpeg's classifier does: a file found a photo before may have
-        // changed since (the chunk asks only about a file whose thumbnail failed).
-        do {
-            _ = try VipsImage.load(path, limits: settings.imageLimits)
-        } catch let error as VipsError where error.kind == .unreadable {
-            throw error
-        } catch {
+        guard try loadsAsPhoto(path, settings: settings) else {
             metNonPhoto.withLock { $0 = true }
             onNonPhoto.withLock { $0 }?()
             throw NeedsMediaProgram(path: path)
         }
         return .photo
+    }
+
+    /// Whether libvips loads the file at `path`; `false` for anything else it can read.
+    /// Loaded every time, as FFmpeg's classifier does: a file found a photo before may have changed
+    /// since (the chunk asks only about a file whose thumbnail failed).
+    /// - Throws: libvips' error for a file that cannot be read at all.
+    private func loadsAsPhoto(_ path: String, settings: BatchSettings) throws -> Bool {
+        do {
+            _ = try VipsImage.load(path, limits: settings.imageLimits)
+            return true
+        } catch let error as VipsError where error.kind == .unreadable {
+            throw error
+        } catch {
+            return false
+        }
     }
 
     /// Never asked: ``classify(_:settings:scanKeyframes:)`` finds no videos.
