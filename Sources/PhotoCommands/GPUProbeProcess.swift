@@ -6,7 +6,8 @@ import Synchronization
 
 /// Probes Vulkan in a child `mediajob probe --json`, so that a job process on a machine whose
 /// drivers offer no usable GPU never loads them (see ``GPUSelection/current()``). Commands that
-/// render start the child at once, so that it runs while they read their inputs and plan.
+/// are likely to render start the child at once, so that it runs while they read their inputs and
+/// plan; others start it when a chunk first asks for the GPU (``report()``).
 package final class GPUProbeProcess: @unchecked Sendable { // report() runs under GPUSelection's lock, one caller at a time
     /// Set in the child so that it probes in its own process.
     package static let inProcessVariable = "MEDIAJOB_GPU_PROBE_IN_PROCESS"
@@ -16,20 +17,25 @@ package final class GPUProbeProcess: @unchecked Sendable { // report() runs unde
     private let result = Mutex<GPUReport??>(nil)
 
     /// Makes ``GPUSelection/current()`` ask a child process first, unless this process is that
-    /// child. The child starts now when `arguments` are a command that may render on the GPU.
+    /// child. The child starts now when `arguments` are a command likely to render on the GPU.
     package static func install(arguments: ParsedArguments, environment: [String: String]) {
         guard environment[inProcessVariable] == nil else { return }
         let child = GPUProbeProcess(environment: environment)
-        if mayRender(arguments) { child.start() }
+        if probesAtOnce(arguments) { child.start() }
         GPUSelection.setPreflight { child.report() }
     }
 
-    /// Whether the command may render: export, compress, resume and restart unless `--gpu off`;
-    /// thumbnail only with `--gpu on`.
-    package static func mayRender(_ arguments: ParsedArguments) -> Bool {
+    /// Whether the command is likely to render, so that the child should start at once: export,
+    /// resume and restart unless `--gpu off`; compress with `--max-size` (unless `--gpu off`) or
+    /// `--gpu on`; thumbnail only with `--gpu on`. A compress without `--max-size` renders only a
+    /// video that is turned (its display matrix), which asks for the GPU when its segment starts:
+    /// the child would otherwise take CPU time from the first encoders for nothing (issue 15).
+    package static func probesAtOnce(_ arguments: ParsedArguments) -> Bool {
         let gpu = arguments.value("gpu")
         switch arguments.command {
-        case "export", "compress", "resume", "restart": return gpu != GPUPreference.off.rawValue
+        case "export", "resume", "restart": return gpu != GPUPreference.off.rawValue
+        case "compress":
+            return gpu == GPUPreference.on.rawValue || (arguments.value("max-size") != nil && gpu != GPUPreference.off.rawValue)
         case "thumbnail": return gpu == GPUPreference.on.rawValue
         default: return false
         }

@@ -6,9 +6,10 @@ import Vips
 package enum PhotoFrames {
     /// `image`, loaded from `path` with its colour handled by `profile`, edited for an output in
     /// `format`: every frame of an animation when `format` is WebP (edited frame by frame on the
-    /// CPU), else the picture as ``PhotoRendering/apply(_:to:gpu:)`` renders it.
+    /// CPU), else the picture as ``PhotoRendering/apply(_:to:gpu:)`` renders it (`gpu` is asked for
+    /// a renderer only when the edits change the picture).
     package static func render(_ edits: ProjectManifest.Edits, image: VipsImage, path: String, format: ImageFormat,
-                       profile: ColourProfilePolicy, limits: ImageLimits, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
+                       profile: ColourProfilePolicy, limits: ImageLimits, gpu: () -> GPURenderer?) throws -> (VipsImage, RenderPath) {
         guard format == .webp, image.isAnimated else { return try PhotoRendering.apply(edits, to: image, gpu: gpu) }
         let frames = try VipsImage.loadAnimation(path, limits: limits).colourManaged(profile)
         return (try frames.mappingFrames { try MediaSettings.apply(edits, to: $0) }, .cpu)

@@ -30,7 +30,7 @@ import Testing
             let output = scratch.path("\(name).mp4")
             let rendered = RenderedFlag()
             try SegmentEncoder.encode(source: source, from: 0, to: nil, edit: edit, encoding: Self.lossless, output: output,
-                                      renderer: GPUPictureRenderer.factory(renderer, rendered: rendered))
+                                      renderer: GPUPictureRenderer.factory({ renderer }, rendered: rendered))
             #expect(rendered.isSet, "\(name) was not rendered on the GPU")
             let error = ColourBars.maxError(try ColourBars.shown(output), shown.map(expected))
             print("GPU \(name) on \(encoding): max error \(error) levels")

@@ -24,9 +24,9 @@ final class VideoParityTests: XCTestCase {
         let lossless = VideoEncoding(codec: "libx264", crf: 0, preset: "ultrafast", threads: 1)
         let cpu = folder.path("cpu-\(what).mp4"), gpu = folder.path("gpu-\(what).mp4")
         let cpuFrames = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: lossless, output: cpu)
-        let rendered = RenderedFlag()
+        let rendered = RenderedFlag(), renderer = try GPUSupport.renderer()
         let gpuFrames = try SegmentEncoder.encode(source: source, from: start, to: end, edit: edit, encoding: lossless, output: gpu,
-                                                  renderer: GPUPictureRenderer.factory(try GPUSupport.renderer(), rendered: rendered))
+                                                  renderer: GPUPictureRenderer.factory({ renderer }, rendered: rendered))
         XCTAssertTrue(rendered.isSet, "\(what) was not rendered on the GPU", file: file, line: line)
         XCTAssertEqual(gpuFrames, cpuFrames, what, file: file, line: line)
         let worst = try MediaFixtures.psnr(gpu, against: cpu, statistic: "min")

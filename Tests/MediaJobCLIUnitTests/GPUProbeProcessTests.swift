@@ -5,32 +5,38 @@ import Testing
 /// Whether a command line starts the GPU probe child is read from the parsed options, so every
 /// spelling the parser accepts counts.
 @Suite struct GPUProbeProcessTests {
-    private func mayRender(_ command: any Command.Type, _ arguments: [String]) throws -> Bool {
-        GPUProbeProcess.mayRender(try ParsedArguments(command: command.name, arguments: arguments,
+    private func probesAtOnce(_ command: any Command.Type, _ arguments: [String]) throws -> Bool {
+        GPUProbeProcess.probesAtOnce(try ParsedArguments(command: command.name, arguments: arguments,
                                                       specs: command.options + [CommonOptions.help]))
     }
 
     @Test func gpuOffWrittenWithAnEqualsSignKeepsTheProbeAway() throws {
-        #expect(try !mayRender(ExportCommand.self, ["project", "--gpu=off"]))
-        #expect(try !mayRender(CompressCommand.self, ["in.jpg", "--output", "out", "--gpu=off"]))
+        #expect(try !probesAtOnce(ExportCommand.self, ["project", "--gpu=off"]))
+        #expect(try !probesAtOnce(CompressCommand.self, ["in.jpg", "--output", "out", "--gpu=off"]))
     }
 
     @Test func gpuOffAsTwoWordsKeepsTheProbeAway() throws {
-        #expect(try !mayRender(ExportCommand.self, ["project", "--gpu", "off"]))
+        #expect(try !probesAtOnce(ExportCommand.self, ["project", "--gpu", "off"]))
     }
 
-    @Test func exportAndCompressProbeUnlessTold() throws {
-        #expect(try mayRender(ExportCommand.self, ["project"]))
-        #expect(try mayRender(CompressCommand.self, ["in.jpg", "--output", "out", "--gpu=auto"]))
+    @Test func exportProbesUnlessTold() throws {
+        #expect(try probesAtOnce(ExportCommand.self, ["project"]))
+    }
+
+    @Test func compressProbesAtOnceWhenItResizesOrRequiresTheGPU() throws {
+        #expect(try probesAtOnce(CompressCommand.self, ["in.jpg", "--output", "out", "--max-size", "1600", "--gpu=auto"]))
+        #expect(try probesAtOnce(CompressCommand.self, ["in.mp4", "--output", "out", "--gpu=on"]))
+        #expect(try !probesAtOnce(CompressCommand.self, ["in.mp4", "--output", "out"]))
+        #expect(try !probesAtOnce(CompressCommand.self, ["in.jpg", "--output", "out", "--max-size", "1600", "--gpu", "off"]))
     }
 
     @Test func thumbnailsProbeOnlyWithGPUOn() throws {
-        #expect(try !mayRender(ThumbnailCommand.self, ["a.jpg", "--output", "t"]))
-        #expect(try mayRender(ThumbnailCommand.self, ["a.jpg", "--output", "t", "--gpu=on"]))
+        #expect(try !probesAtOnce(ThumbnailCommand.self, ["a.jpg", "--output", "t"]))
+        #expect(try probesAtOnce(ThumbnailCommand.self, ["a.jpg", "--output", "t", "--gpu=on"]))
     }
 
     @Test func commandsThatRenderNothingNeverProbe() throws {
-        #expect(try !mayRender(JobsCommand.self, []))
-        #expect(try !mayRender(StatusCommand.self, ["1234"]))
+        #expect(try !probesAtOnce(JobsCommand.self, []))
+        #expect(try !probesAtOnce(StatusCommand.self, ["1234"]))
     }
 }

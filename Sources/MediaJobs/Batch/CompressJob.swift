@@ -123,12 +123,13 @@ public struct CompressJob: JobKind {
             try ItemFailure.requireReadable(item.path, item: item.path)
             switch work {
             case .image:
-                let gpu = environment.renderer(for: spec.settings.gpu, .photos)
-                path = try CompressedImage(spec: spec, item: item).commit(in: context, gpu: gpu)
+                path = try CompressedImage(spec: spec, item: item).commit(in: context) {
+                    environment.renderer(for: spec.settings.gpu, .photos)
+                }
             case .segment(_, let index, let start, let end):
                 path = try VideoChunks.segment(item.path, from: start, to: end, edit: spec.edit, encoding: spec.encoding,
                                                as: VideoChunks.segmentName(item.name, index), limits: spec.settings.mediaLimits,
-                                               gpu: environment.renderer(for: spec.settings.gpu, .video),
+                                               gpu: { environment.renderer(for: spec.settings.gpu, .video) },
                                                budget: environment.encoderBudget, context: context)
             case .audio(_, let start, let end, let track):
                 try VideoChunks.audio(item.path, track: track ?? 0, from: start, to: end, mode: .copy,

@@ -22,8 +22,9 @@ struct CompressedImage {
         return name
     }
 
-    /// Commits the compressed photo, resized on `gpu` when given, and returns the path that rendered it.
-    func commit(in context: JobContext, gpu: GPURenderer?) throws -> RenderPath {
+    /// Commits the compressed photo, resized on the GPU that `gpu` gives (asked only when the photo
+    /// is resized), and returns the path that rendered it.
+    func commit(in context: JobContext, gpu: () -> GPURenderer?) throws -> RenderPath {
         let loaded = try VipsImage.load(item.path, limits: spec.settings.imageLimits).colourManaged(spec.profile)
         var edits = ProjectManifest.Edits()
         edits.maxWidth = spec.maxWidth

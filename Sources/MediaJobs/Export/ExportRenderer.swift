@@ -26,7 +26,7 @@ struct ExportRenderer {
             let loaded = try VipsImage.load(source, limits: spec.settings.imageLimits).colourManaged(settings.profile)
             let (image, path) = try PhotoFrames.render(asset.edits, image: loaded, path: source, format: format,
                                                        profile: settings.profile, limits: spec.settings.imageLimits,
-                                                       gpu: gpu(.photos))
+                                                       gpu: { gpu(.photos) })
             try context.workspace.commit(ExportAssets.outputName(asset.output, extension: format.fileExtension)) { temporary in
                 try image.save(to: temporary.path, format: format, quality: settings.quality,
                                metadata: spec.manifest.export.metadata,
@@ -38,7 +38,7 @@ struct ExportRenderer {
                                     edit: MediaSettings.videoEdit(asset.edits, maxHeight: spec.manifest.export.video.maxHeight),
                                     encoding: try MediaSettings.videoEncoding(spec.manifest.export.video),
                                     as: VideoChunks.segmentName(asset.output, index), limits: spec.settings.mediaLimits,
-                                    gpu: gpu(.video), budget: budget, context: context)
+                                    gpu: { gpu(.video) }, budget: budget, context: context)
         case .audio(_, let start, let end, let track):
             try VideoChunks.audio(source, track: track ?? 0, from: start, to: end,
                                   mode: MediaSettings.audioMode(spec.manifest.export.audio),

@@ -42,11 +42,14 @@ final class GPUPictureRenderer: PictureRenderer {
         })
     }
 
-    /// The factory ``SegmentEncoder`` takes, rendering on `renderer` when given; `rendered` is
-    /// set when a segment used it.
-    static func factory(_ renderer: GPURenderer?, rendered: RenderedFlag) -> PictureRendererFactory? {
-        guard let renderer else { return nil }
-        return { plan in
+    /// The factory ``SegmentEncoder`` takes, rendering on the GPU that `renderer` gives, else on
+    /// the CPU; `rendered` is set when a segment used it. `renderer` is asked only when a segment's
+    /// edit changes its pictures (``SegmentEncoder`` asks the factory then), so that a segment that
+    /// passes its pictures through never waits for GPU probing (which may measure the GPU for
+    /// `--gpu auto`) nor makes it start.
+    static func factory(_ renderer: @escaping () -> GPURenderer?, rendered: RenderedFlag) -> PictureRendererFactory {
+        { plan in
+            guard let renderer = renderer() else { return nil }
             let made = GPUPictureRenderer(plan, on: renderer)
             if made != nil { rendered.set() }
             return made

@@ -35,7 +35,7 @@ public enum RenderBenchmark {
         guard let gpu else { return (cpu, nil) }
         _ = try GPUPhotoEdits.apply(edits, to: photo, on: gpu) // builds the buffers once, as a job's first chunk does
         let onGPU = try figures(photos: { _ = try GPUPhotoEdits.apply(edits, to: photo, on: gpu).pixels() },
-                                video: GPUPictureRenderer.factory(gpu, rendered: RenderedFlag()))
+                                video: GPUPictureRenderer.factory({ gpu }, rendered: RenderedFlag()))
         return (cpu, onGPU)
     }
 

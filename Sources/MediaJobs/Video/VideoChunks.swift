@@ -17,11 +17,11 @@ enum VideoChunks {
     static func audioName(_ output: String, track: Int) -> String { "audio-\(output)-\(track).m4a" }
 
     /// Encodes `start..<end` of `source` with `edit` and `encoding` into the workspace file `name`,
-    /// rendering the pictures on `gpu` when given, once the encoder's footprint (from the source's
-    /// size: the output is never larger) fits in `budget`.
+    /// rendering the pictures on the GPU that `gpu` gives (asked only when the edit changes them),
+    /// once the encoder's footprint (from the source's size: the output is never larger) fits in `budget`.
     /// - Returns: the path that rendered the pictures.
     static func segment(_ source: String, from start: Double, to end: Double, edit: VideoEdit, encoding: VideoEncoding,
-                        as name: String, limits: MediaLimits, gpu: GPURenderer?, budget: EncoderBudget,
+                        as name: String, limits: MediaLimits, gpu: @escaping () -> GPURenderer?, budget: EncoderBudget,
                         context: JobContext) throws -> RenderPath {
         let video = try MediaProbe.probe(source, limits: limits, scanKeyframes: false, shouldStop: stopCheck(context)).video
         let footprint = EncoderFootprint(encoding: encoding, width: video?.width ?? 0, height: video?.height ?? 0)

@@ -235,7 +235,7 @@ public struct ThumbnailJob: JobKind {
                 edits.maxWidth = spec.size
                 edits.maxHeight = spec.size
                 let image = try VipsImage.load(item.path, limits: limits.imageLimits, access: .sequential).colourManaged(.srgb)
-                let (thumbnail, path) = try PhotoRendering.apply(edits, to: image, gpu: gpu)
+                let (thumbnail, path) = try PhotoRendering.apply(edits, to: image, gpu: { gpu })
                 if path == .gpu { return (thumbnail, path) }
             }
             return (try VipsImage.thumbnail(item.path, size: spec.size, limits: limits.imageLimits), .cpu)

@@ -6,8 +6,10 @@ import Vulkan
 /// else on the CPU.
 package enum PhotoRendering {
     /// The edited image and the path that rendered it; it carries `image`'s metadata on both paths.
-    package static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, gpu: GPURenderer?) throws -> (VipsImage, RenderPath) {
-        if let gpu, changesPixels(edits, image) {
+    /// `gpu` is asked for the renderer only when the edits change the picture, so that a photo
+    /// left as it is never waits for GPU probing.
+    package static func apply(_ edits: ProjectManifest.Edits, to image: VipsImage, gpu: () -> GPURenderer?) throws -> (VipsImage, RenderPath) {
+        if changesPixels(edits, image), let gpu = gpu() {
             do {
                 return (try GPUPhotoEdits.apply(edits, to: image, on: gpu).withMetadata(of: image), .gpu)
             } catch let error as VulkanError where error.kind == .outOfMemory {
