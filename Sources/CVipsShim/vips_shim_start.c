@@ -1,8 +1,38 @@
 // Start-up, loaders and images made from files or memory.
 #include "vips_shim.h"
 
-int shim_vips_init(const char *argv0) {
-    return VIPS_INIT(argv0);
+#include <libintl.h>
+
+// libvips 8.14 has no setting to skip its modules: vips_init loads every one in
+// <libdir>/vips-modules-<major>.<minor>, libdir coming from VIPSHOME when that is set. Nothing
+// can exist under /dev/null (a device, not a folder), so no module is found there.
+static const char *const shim_home_without_modules = "/dev/null";
+
+int shim_vips_init(const char *argv0, int load_modules) {
+    // vips_init binds its text domain, "vips<major>.<minor>" (GETTEXT_PACKAGE in libvips'
+    // meson.build), to <prefix>/share/locale, its prefix being VIPSHOME or else what
+    // vips_guess_prefix answers (which also writes it to VIPSHOME).
+    char *domain = g_strdup_printf("vips%d.%d", vips_version(0), vips_version(1));
+    char *locale = NULL;
+    int result;
+    if (g_getenv("VIPSHOME"))
+        result = VIPS_INIT(argv0);
+    else {
+        if (!load_modules) {
+            locale = g_build_filename(vips_guess_prefix(argv0, "VIPSHOME"), "share", "locale", NULL);
+            g_setenv("VIPSHOME", shim_home_without_modules, TRUE);
+        }
+        result = VIPS_INIT(argv0);
+        g_unsetenv("VIPSHOME");
+    }
+    if (result == 0 && locale)
+        bindtextdomain(domain, locale);
+    // Beside libvips' own "prefix = /dev/null" under VIPS_INFO: where its messages really come from.
+    if (result == 0)
+        g_log("VIPS", G_LOG_LEVEL_INFO, "messages of %s from %s", domain, bindtextdomain(domain, NULL));
+    g_free(locale);
+    g_free(domain);
+    return result;
 }
 
 void shim_vips_configure(void) {

@@ -10,8 +10,13 @@
 
 // MARK: - Start-up and loaders
 
-/// VIPS_INIT as a function.
-int shim_vips_init(const char *argv0);
+/// VIPS_INIT as a function, with libvips' plugin modules (`load_modules` non-zero) or without them.
+/// Without them the start takes `VIPSHOME` as "/dev/null" (under which no module can exist) and
+/// then binds libvips' text domain where a start with them binds it. Either way, `VIPSHOME` is
+/// removed from the environment afterwards unless it was set before (libvips writes its guess
+/// there), so that programs this process starts find libvips' modules their own way. A `VIPSHOME`
+/// set before is libvips' to use: the modules are then loaded from it whatever `load_modules` says.
+int shim_vips_init(const char *argv0, int load_modules);
 
 /// Blocks untrusted loaders (SVG, PDF, ...) and turns the operation cache off.
 void shim_vips_configure(void);
