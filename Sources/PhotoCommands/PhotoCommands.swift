@@ -16,7 +16,8 @@ package struct PhotoCommands: MediaWork, ProgramJobKinds {
 
     package func run(_ command: any MediaCommand.Type, _ context: CommandContext) async throws -> Int32 {
         guard command is ThumbnailCommand.Type else { return try MediaProgram.takeOver(arguments: context.commandLine) }
-        try MediaEnvironment.startPhotoLibraries(temporaryDirectory: context.mediaTemporaryDirectory)
+        try MediaEnvironment.startPhotoLibraries(temporaryDirectory: context.mediaTemporaryDirectory,
+                                                 modules: ThumbnailCommand.vipsModules(context))
         GPUProbeProcess.install(arguments: context.arguments, environment: context.environment)
         return try await ThumbnailCommand.work(context, kinds: self)
     }

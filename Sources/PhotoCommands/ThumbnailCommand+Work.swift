@@ -17,7 +17,7 @@ extension ThumbnailCommand: CommandWork {
         }
         let spec = ThumbnailJob.Spec(
             items: items, size: size,
-            format: try context.imageFormat()?.rawValue ?? "jpeg", quality: try arguments.integer("quality", in: 1...100) ?? 80,
+            format: (try context.imageFormat() ?? ThumbnailJob.defaultFormat).rawValue, quality: try arguments.integer("quality", in: 1...100) ?? 80,
             settings: try context.batchSettings(output: output), metadata: arguments.has("keep-metadata") ? .all : .safe,
             cellsPerSheet: cells)
         if let code = try kinds.handOverRun(of: items, settings: spec.settings, context: context) { return code }

@@ -1,5 +1,6 @@
 import Foundation
 import GPURender
+import Vips
 
 /// What media jobs use of the process that runs them, given to each job kind when it is made,
 /// so that no job code reaches a process global.
@@ -43,11 +44,12 @@ public struct MediaEnvironment: Sendable {
 
     /// Starts libvips for this process with `temporaryDirectory`, the ``temporaryDirectory`` of the
     /// environment its jobs will run with (`nil` keeps `TMPDIR`), in a program that runs photo jobs
-    /// only (MediaJobs' `startLibraries(temporaryDirectory:)` starts FFmpeg too). It sets `TMPDIR`,
-    /// which is safe only before other threads start: call it first thing, once.
+    /// only (MediaJobs' `startLibraries(temporaryDirectory:)` starts FFmpeg too), with libvips'
+    /// plugin `modules` (``ThumbnailJob/vipsModules(for:format:)``). It sets `TMPDIR` and
+    /// `VIPSHOME`, which is safe only before other threads start: call it first thing, once.
     /// - Throws: ``VipsError`` when libvips cannot start.
-    public static func startPhotoLibraries(temporaryDirectory: URL?) throws {
-        try PhotoLibraries.initialize(temporaryDirectory: temporaryDirectory)
+    public static func startPhotoLibraries(temporaryDirectory: URL?, modules: Vips.Modules) throws {
+        try PhotoLibraries.initialize(temporaryDirectory: temporaryDirectory, modules: modules)
     }
 
     /// The renderer a chunk doing `operation` uses under `preference`: none for `off`; this

@@ -2,6 +2,7 @@ import Foundation
 import MediaTestKit
 import PostgresTestKit
 import Testing
+import Vips
 
 /// Thumbnail runs start in `mediajob-photo`, which links libvips without FFmpeg's libraries, and go
 /// to `mediajob-media` when an input is anything but a photo (issue 15: FFmpeg's libraries were
@@ -88,8 +89,13 @@ import Testing
 
     /// Replaces the photo at `path` with a video under the same name.
     private func turnIntoAVideo(_ path: String) throws {
+        try turn(path, into: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path)
+    }
+
+    /// Replaces the file at `path` with a copy of `replacement`.
+    private func turn(_ path: String, into replacement: String) throws {
         try FileManager.default.removeItem(atPath: path)
-        try FileManager.default.copyItem(atPath: sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path, toPath: path)
+        try FileManager.default.copyItem(atPath: replacement, toPath: path)
     }
 
     /// The run's outputs are both thumbnails, b.jpg's from the video's frame (not a skipped item),
@@ -109,21 +115,34 @@ import Testing
                 "\(lines)")
     }
 
-    /// The launcher that records every program the run becomes (`execve`) in `trace`.
-    private func execTrace(_ trace: String) -> [String] {
-        ["/usr/bin/strace", "-f", "-qq", "-s", "4096", "-o", trace, "-e", "trace=execve"]
+    /// The launcher that records every program the run becomes (`execve`) in `trace`, with each
+    /// one's whole environment if `environments`.
+    private func execTrace(_ trace: String, environments: Bool = false) -> [String] {
+        ["/usr/bin/strace", "-f", "-qq"] + (environments ? ["-v"] : []) + ["-s", "4096", "-o", trace, "-e", "trace=execve"]
     }
 
-    @Test func anInputThatTurnsIntoAVideoAfterTheCheckPausesTheJobAndMediajobMediaResumesIt() throws {
+    /// A photo that turns after the check into a video, or into a HEIC (libvips started without its
+    /// plugin modules, both inputs being JPEGs), is not a photo to `mediajob-photo`: the job pauses
+    /// and `mediajob-media`, which starts libvips with its modules (no `VIPSHOME` is passed on),
+    /// resumes it. How libvips started is read from its own log (`VIPS_INFO`).
+    @Test(arguments: ["video", "HEIC"])
+    func anInputThatTurnsIntoAVideoOrAHEICAfterTheCheckPausesTheJobAndMediajobMediaResumesIt(kind: String) throws {
+        guard kind == "video" || ImageFormat.avif.isAvailable else { return }  // the HEIC is made with libheif's encoder
         let fixture = CLIFixture()
         let (photo, changing) = try twoPhotos(in: fixture)
+        var replacement = sampleProject.appendingPathComponent("clip-720p30-4s.mp4").path
+        if kind == "HEIC" {
+            replacement = fixture.folder.path("made.heic")
+            try PhotoFixtures.picture(replacement, width: 300, height: 200)
+        }
         let held = try HeldStep(in: fixture.folder)
         let output = fixture.folder.path("thumbs"), trace = fixture.folder.path("exec.trace")
         // With --skip-bad planning reads no input: the chunk is the first to meet b.jpg after the check.
         let job = try fixture.start("thumbnail", [photo, changing, "--output", output, "--size", "128", "--skip-bad"],
-                                    environment: held.environment(point: "chunk"), launcher: execTrace(trace))
+                                    environment: held.environment(point: "chunk").merging(["VIPS_INFO": "1"]) { $1 },
+                                    launcher: VipsStartLog.withoutVIPSHOME + execTrace(trace, environments: true))
         try #require(held.waitUntil(job, isHeldAt: "mediajob-photo's chunk"))
-        try turnIntoAVideo(changing)
+        try turn(changing, into: replacement)
         held.release()
         // The same fault point holds mediajob-media's chunk too: its environment is the same. Once it
         // says it resumes, mediajob-photo (and its end of the pipe) is gone.
@@ -133,6 +152,13 @@ import Testing
         let result = job.finish("the resumed run's end")
         #expect(result.status == 0, "\(result.stderr)")
         try expectHandedOver(output: output, trace: trace, carrying: "--state-dir")
+        let started = VipsStartLog(result.stdout)
+        #expect(started.searchedDevNull && started.loadedModules, "mediajob-photo without modules, mediajob-media with: \(result.stdout)")
+        let media = program("mediajob-media").path
+        let resumed = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+            .filter { $0.contains("execve(\"\(media)\", [\"\(media)\", \"resume\"") }
+        #expect(!resumed.isEmpty && resumed.allSatisfy { $0.contains("\"VIPS_INFO=1\"") && !$0.contains("\"VIPSHOME=") },
+                "its environment: \(resumed)")
     }
 
     /// As above with a PostgreSQL store, where the run works on its job under leases as one of the

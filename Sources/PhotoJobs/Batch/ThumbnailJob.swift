@@ -43,6 +43,21 @@ public struct ThumbnailJob: JobKind {
         public var title: String { "Thumbnails of \(Plural.of(items.count, "file"))" }
     }
 
+    /// The thumbnails' format when the run names none.
+    public static let defaultFormat = ImageFormat.jpeg
+
+    /// The contact sheets' format.
+    public static let sheetFormat = ImageFormat.jpeg
+
+    /// The libvips plugin modules a run of `items` with thumbnails in `format` needs: none when
+    /// every input starts like a format built into libvips and `format` is one it writes itself
+    /// (the contact sheets are JPEGs), so that its process can start without them; all otherwise.
+    /// An input replaced afterwards by one only a module reads (a HEIC) is then not a photo to the
+    /// process, met as a video is (``PhotoOnlyInputs``).
+    public static func vipsModules(for items: [InputItem], format: ImageFormat) -> Vips.Modules {
+        BuiltInFormats.modules(reading: items.map(\.path), writing: [format, sheetFormat])
+    }
+
     /// The default of ``Spec/cellsPerSheet``: ten rows of ten, 2,632 pixels square at the
     /// default size of 256, whose cells take about 20 MB while the sheet is made.
     public static let defaultCellsPerSheet = 100

@@ -58,7 +58,7 @@ package struct ThumbnailPackager {
             let grid = try VipsImage.grid(cells: cells.map { $0 ?? madeHere.next()! }, columns: sheets.columns,
                                           cell: spec.size, spacing: 8, background: Self.sheetBackground)
             try workspace.commit(sheets.name(ofSheet: sheet)) { temporary in
-                try grid.save(to: temporary.path, format: .jpeg, quality: 85, shouldStop: nil)
+                try grid.save(to: temporary.path, format: ThumbnailJob.sheetFormat, quality: 85, shouldStop: nil)
             }
         }
         try workspace.commit("index.json", data: try StableJSON.encode(Index(thumbnails: entries, skipped: skipped)))
