@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import Vips
 
@@ -21,13 +20,8 @@ public final class PhotoOnlyInputs: VideoInputs {
     /// The headers are read on every core at once (the run waits for this before anything else
     /// starts), and no more are read once one file is found that needs FFmpeg.
     public func photosOnly(_ paths: [String], settings: BatchSettings) -> Bool {
-        let foundOther = Atomic(false)
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            guard !foundOther.load(ordering: .relaxed) else { return }
-            // A file that cannot be read at all (it throws) fails here as with FFmpeg.
-            if (try? loadsAsPhoto(paths[index], settings: settings)) == false { foundOther.store(true, ordering: .relaxed) }
-        }
-        return !foundOther.load(ordering: .relaxed)
+        // A file that cannot be read at all (it throws) fails here as with FFmpeg.
+        Concurrently.allSatisfy(paths.count) { (try? loadsAsPhoto(paths[$0], settings: settings)) != false }
     }
 
     /// Whether an input only `mediajob-media` can judge was met (a job that meets one pauses for it).
