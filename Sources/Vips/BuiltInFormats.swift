@@ -21,10 +21,8 @@ public enum BuiltInFormats {
     /// start-of-image marker (``JPEGSignature``), PNG's eight-byte signature, "RIFF" with "WEBP" at
     /// byte 8, or "GIF8".
     static func isBuiltIn(start bytes: [UInt8]) -> Bool {
-        JPEGSignature.matches(bytes)
-            || bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-            || (bytes.starts(with: Array("RIFF".utf8)) && bytes.dropFirst(8).starts(with: Array("WEBP".utf8)))
-            || bytes.starts(with: Array("GIF8".utf8))
+        JPEGSignature.matches(bytes) || ImageSignatures.isPNG(bytes) || ImageSignatures.isWebP(bytes)
+            || ImageSignatures.isGIF(bytes)
     }
 
     /// Whether the file at `path` is a regular file that starts like a built-in format; `false`

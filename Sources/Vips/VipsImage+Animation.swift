@@ -20,8 +20,7 @@ extension VipsImage {
         guard let file = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? file.close() }
         let head = [UInt8]((try? file.read(upToCount: 12)) ?? Data())
-        if head.starts(with: "GIF8".utf8) { return true }
-        return head.count == 12 && head.starts(with: "RIFF".utf8) && head[8..<12].elementsEqual("WEBP".utf8)
+        return ImageSignatures.isGIF(head) || ImageSignatures.isWebP(head)
     }
 
     /// Every frame of an animated GIF or WebP, stacked top to bottom, with each frame's delay and

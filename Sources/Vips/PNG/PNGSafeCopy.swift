@@ -18,8 +18,8 @@ public enum PNGSafeCopy {
     ///   - path: The file's name, for errors.
     /// - Throws: ``VipsError/Kind/corrupt`` when `data` is not a PNG or a chunk runs past its end.
     public static func rewritten(_ data: Data, path: String?) throws -> Data {
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard data.starts(with: signature) else { throw VipsError(.corrupt, path: path, reason: "it does not start like a PNG") }
+        let signature = ImageSignatures.png
+        guard ImageSignatures.isPNG(data) else { throw VipsError(.corrupt, path: path, reason: "it does not start like a PNG") }
         var output = Data(signature)
         var position = data.startIndex + signature.count
         while position < data.endIndex {

@@ -14,7 +14,7 @@ public enum WebPSafeCopy {
     /// - Throws: ``VipsError/Kind/corrupt`` when `data` is not a WebP or a chunk runs past its end.
     public static func rewritten(_ data: Data, path: String?) throws -> Data {
         let bytes = [UInt8](data)
-        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) else {
+        guard ImageSignatures.isWebP(bytes) else {
             throw VipsError(.corrupt, path: path, reason: "it does not start like a WebP")
         }
         var chunks: [(type: String, body: [UInt8])] = []
